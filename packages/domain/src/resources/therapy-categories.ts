@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { toCode } from "../limits";
+import { recordMeta, text } from "../schema";
+import { maxLength, minLength, required, validator } from "../validation";
+
+export type TherapyCategory = { id: number; uuid: string; version: number; name: string; code: string };
+
+export const therapyCategoryCodeMaxLength = 3;
+
+export const therapyCategorySchema = z.strictObject({
+  ...recordMeta,
+  name: text(),
+  code: text(),
+});
+export type TherapyCategoryInput = z.infer<typeof therapyCategorySchema>;
+
+export const validateTherapyCategory = validator<Partial<TherapyCategoryInput>>(
+  required("name", "Name is required"),
+  minLength("name", 3, "Name must be at least 3 characters long"),
+  maxLength("name", 50, "Name must be at most 50 characters long"),
+  required("code", "Code is required"),
+);
+
+/** Code is forced upper case and cut to 3 characters (spec §5). */
+export function normalizeTherapyCategory<T extends Partial<TherapyCategoryInput>>(data: T): T {
+  return typeof data.code === "string"
+    ? { ...data, code: toCode(data.code, therapyCategoryCodeMaxLength) }
+    : data;
+}
+
+export const emptyTherapyCategory = (): Partial<TherapyCategoryInput> => ({ name: "", code: "" });
