@@ -1,0 +1,62 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * The end-to-end suite drives the built app in Debian's Chromium against fresh embedded databases:
+ * one server with the normal configuration, and one with a 5-second inactivity timeout for the
+ * countdown test.
+ */
+const root = join(import.meta.dirname, "..");
+const runId = `${process.pid}-${Date.now()}`;
+const mainPort = Number(process.env.E2E_PORT ?? 3100);
+const shortPort = mainPort + 1;
+
+function server(port: number, env: Record<string, string> = {}) {
+  return {
+    command: "node_modules/.bin/tsx packages/server/src/main.ts",
+    cwd: root,
+    url: `http://127.0.0.1:${port}/config.json`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: join(tmpdir(), `trialdesk-e2e-${runId}-${port}`),
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+  };
+}
+
+export const shortTimeoutURL = `http://127.0.0.1:${shortPort}`;
+
+export default defineConfig({
+  testDir: "tests",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${mainPort}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: [server(mainPort), server(shortPort, { INACTIVITY_TIMEOUT_SECONDS: "5" })],
+});
