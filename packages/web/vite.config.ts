@@ -2,12 +2,14 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
+// In development the API server runs on :3000 (npm run dev); VITE_API_PROXY points elsewhere.
+const apiProxy = process.env.VITE_API_PROXY ?? "http://localhost:3000";
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   server: {
     port: 5173,
-    // In development the API server runs on :3000 (npm run dev).
-    proxy: { "/api": "http://localhost:3000", "/config.json": "http://localhost:3000" },
+    proxy: { "/api": apiProxy, "/config.json": apiProxy },
   },
   build: { outDir: "dist", sourcemap: false },
   test: {

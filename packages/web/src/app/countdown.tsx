@@ -1,0 +1,81 @@
+import { Clock } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+
+/** mm:ss of spec §9 (minutes keep counting past 59 for long timeouts). */
+export function formatCountdown(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+export function formatClock(date: Date): string {
+  return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
+}
+
+/** Keys and pointers count as activity too, so someone typing a long form is not signed out. */
+const activityEvents = ["keydown", "pointerdown"] as const;
+
+/**
+ * The inactivity countdown of spec §4: ticks every second, restarts on every route change and on
+ * user input, and at zero navigates to /logout. It counts against a deadline, not by decrementing,
+ * so a throttled background tab still ends on time.
+ */
+export function useInactivityCountdown(timeoutSeconds: number): { remaining: number; now: Date } {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const deadline = useRef(Date.now() + timeoutSeconds * 1000);
+  const [remaining, setRemaining] = useState(timeoutSeconds);
+  const [now, setNow] = useState(() => new Date());
+  const expired = useRef(false);
+
+  const reset = useCallback(() => {
+    deadline.current = Date.now() + timeoutSeconds * 1000;
+    setRemaining(timeoutSeconds);
+  }, [timeoutSeconds]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (location.key) is activity
+  useEffect(reset, [location.key, reset]);
+
+  useEffect(() => {
+    for (const event of activityEvents) window.addEventListener(event, reset, { passive: true });
+    return () => {
+      for (const event of activityEvents) window.removeEventListener(event, reset);
+    };
+  }, [reset]);
+
+  useEffect(() => {
+    const id = setInterval(() => {
+      const left = Math.max(0, Math.ceil((deadline.current - Date.now()) / 1000));
+      setRemaining(left);
+      setNow(new Date());
+      if (left === 0 && !expired.current) {
+        expired.current = true;
+        navigate("/logout");
+      }
+    }, 1000);
+    return () => clearInterval(id);
+  }, [navigate]);
+
+  return { remaining, now };
+}
+
+/** The top bar's clock: the current time and the inactivity countdown. */
+export function ClockCountdown({ timeoutSeconds }: { timeoutSeconds: number }) {
+  const { remaining, now } = useInactivityCountdown(timeoutSeconds);
+  return (
+    <div className="flex items-center gap-2 text-sm tabular-nums text-gray-700">
+      <Clock aria-hidden className="size-4 text-gray-500" />
+      <time title="Current time" dateTime={now.toISOString()}>
+        {formatClock(now)}
+      </time>
+      <span
+        role="timer"
+        aria-label="Session expires in"
+        title="Session expires after this much inactivity"
+        className={`rounded px-1.5 py-0.5 ${remaining <= 60 ? "bg-red-50 font-semibold text-red-700" : "bg-gray-100"}`}
+      >
+        {formatCountdown(remaining)}
+      </span>
+    </div>
+  );
+}

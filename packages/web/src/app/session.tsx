@@ -1,0 +1,184 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { AuthResponse, SignedInUser, TokenResponse } from "@trialdesk/domain";
+import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from "react";
+import { ApiError, api, configureApi } from "../api/client";
+import { loadConfig } from "./config";
+import { toast } from "./toast";
+
+/**
+ * The session of spec §4 "Authentication": status idle → loading → success | error; on start the
+ * app reads its configuration, asks for a new access token with the refresh cookie, then loads the
+ * user. Tokens live in memory only; the refresh token is an HttpOnly cookie the page never sees.
+ */
+export type SessionStatus = "idle" | "loading" | "success" | "error";
+export type SessionState = { status: SessionStatus; user: SignedInUser | null; error: string | null };
+export type Session = SessionState & {
+  signIn: (email: string, password: string) => Promise<void>;
+  signOut: () => Promise<void>;
+};
+
+export const tokenFailedMessage = "Failed to get access token";
+export const userFailedMessage = "Failed to get user info";
+
+/** Refresh this long before the access token expires (or at 80% of a shorter lifetime). */
+const refreshLeadMs = 60_000;
+
+export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
+  let state: SessionState = { status: "idle", user: null, error: null };
+  let accessToken: string | null = null;
+  let csrfToken: string | null = null;
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  let refreshing: Promise<boolean> | null = null;
+  let started = false;
+  const listeners = new Set<() => void>();
+
+  const set = (next: Partial<SessionState>) => {
+    state = { ...state, ...next };
+    for (const listener of listeners) listener();
+  };
+
+  const clearTokens = () => {
+    clearTimeout(refreshTimer);
+    accessToken = null;
+    csrfToken = null;
+  };
+
+  /** Keeps the tokens and plans the next refresh shortly before the token expires. */
+  const keepTokens = (token: { accessToken: string; csrfToken: string; accessTokenExpire: number }) => {
+    accessToken = token.accessToken;
+    csrfToken = token.csrfToken;
+    const expireMs = token.accessTokenExpire * 1000;
+    clearTimeout(refreshTimer);
+    if (expireMs > 0) {
+      const delay = Math.max(expireMs - Math.min(refreshLeadMs, expireMs * 0.2), 1000);
+      // A failed timed refresh is not fatal: the next call's 401 tries again, then signs out.
+      refreshTimer = setTimeout(() => void refresh(), delay);
+    }
+  };
+
+  /** One refresh at a time: the refresh token rotates, so parallel refreshes would revoke each other. */
+  const refresh = (): Promise<boolean> => {
+    refreshing ??= api
+      .raw<TokenResponse>("post", "token", { type: "refresh_token" })
+      .then((token) => {
+        keepTokens(token);
+        return true;
+      })
+      .catch(() => false)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  };
+
+  /** Called by the API client when a 401 survives a refresh: the session is over. */
+  const signedOut = () => {
+    if (!state.user) return;
+    clearTokens();
+    set({ status: "error", user: null, error: tokenFailedMessage });
+    options.onSignedOut?.();
+  };
+
+  configureApi({
+    session: { accessToken: () => accessToken, csrfToken: () => csrfToken, refresh, signedOut },
+  });
+
+  const start = async () => {
+    if (started) return;
+    started = true;
+    set({ status: "loading", error: null });
+    try {
+      const config = await loadConfig();
+      configureApi({ apiBaseUrl: config.apiBaseUrl });
+    } catch (error) {
+      // Without /config.json the defaults (api at /api) still let the app try to start.
+      console.warn("Could not read /config.json; using defaults", error);
+    }
+    let token: TokenResponse;
+    try {
+      token = await api.raw<TokenResponse>("post", "token", { type: "refresh_token" });
+    } catch (error) {
+      set({ status: "error", user: null, error: tokenFailedMessage });
+      // A 401 is the plain first visit (no refresh cookie yet): no message, just the login page.
+      if (!(error instanceof ApiError && error.status === 401)) {
+        toast({ title: tokenFailedMessage, description: errorText(error), variant: "destructive" });
+      }
+      return;
+    }
+    keepTokens(token);
+    try {
+      const user = await api.get<SignedInUser>("me");
+      set({ status: "success", user, error: null });
+    } catch (error) {
+      clearTokens();
+      set({ status: "error", user: null, error: userFailedMessage });
+      toast({ title: userFailedMessage, description: errorText(error), variant: "destructive" });
+    }
+  };
+
+  const signIn = async (email: string, password: string) => {
+    set({ status: "loading", error: null });
+    try {
+      const auth = await api.raw<AuthResponse>("post", "auth", { username: email, password });
+      keepTokens(auth);
+      set({ status: "success", user: auth.user, error: null });
+    } catch (error) {
+      set({ status: "error", user: null, error: errorText(error) });
+      throw error;
+    }
+  };
+
+  const signOut = async () => {
+    set({ status: "loading" });
+    try {
+      await api.raw("get", "logout");
+    } catch (error) {
+      // The local session ends anyway; the server drops the refresh token when it expires.
+      console.warn("Logout call failed", error);
+    }
+    clearTokens();
+    set({ status: "success", user: null, error: null });
+    options.onSignedOut?.();
+  };
+
+  return {
+    getState: () => state,
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start,
+    signIn,
+    signOut,
+    refresh,
+    /** For tests: the tokens the API client sends. */
+    tokens: () => ({ accessToken, csrfToken }),
+    dispose: () => clearTimeout(refreshTimer),
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const SessionContext = createContext<SessionStore | null>(null);
+
+/** Owns the session for the whole app; starts it once (StrictMode mounts effects twice). */
+export function SessionProvider({ children, store }: { children: ReactNode; store?: SessionStore }) {
+  const queryClient = useQueryClient();
+  // Signing out drops every cached answer, so the next user never sees the previous user's data.
+  const [session] = useState(() => store ?? createSessionStore({ onSignedOut: () => queryClient.clear() }));
+  useEffect(() => {
+    void session.start();
+  }, [session]);
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const store = useContext(SessionContext);
+  if (!store) throw new Error("useSession needs a SessionProvider");
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  return { ...state, signIn: store.signIn, signOut: store.signOut };
+}
