@@ -1,0 +1,113 @@
+import { act, renderHook } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { differs, flatten, formReducer, routePath, useFormState } from "./useFormState";
+
+type Category = { id: number | null; name: string; code: string };
+const loaded: Category = { id: 7, name: "Oncology", code: "ONC" };
+
+const patient = () => ({
+  id: null as number | null,
+  barcode: "",
+  status: 1,
+  patientDetail: { firstName: "", lastName: "", notes: "" },
+  address: { countryCode: "HU", city: "" },
+  contacts: [{ contactType: "PHONE", value: "", notes: "" }],
+});
+
+describe("unsaved flag compared as strings", () => {
+  it("treats 3 and '3', and null and '', as equal", () => {
+    expect(differs({ a: 3, b: null }, { a: "3", b: "" })).toBe(false);
+    expect(differs({ a: true }, { a: "true" })).toBe(false);
+  });
+  it("sees a change deep inside blocks and lists", () => {
+    expect(differs(patient(), { ...patient(), address: { countryCode: "AT", city: "" } })).toBe(true);
+    const p = patient();
+    expect(
+      differs(p, { ...p, contacts: [...p.contacts, { contactType: "EMAIL", value: "", notes: "" }] }),
+    ).toBe(true);
+    expect(differs({ list: [] }, { list: [1] })).toBe(true);
+  });
+  it("flattens to dotted paths", () => {
+    expect(flatten({ a: { b: 1 }, c: [{ d: null }] })).toEqual({ "a.b": "1", "c.0.d": "" });
+  });
+});
+
+describe("setValue routing", () => {
+  it("writes a key where it exists: top level, patientDetail or address", () => {
+    const data = patient();
+    expect(routePath(data, "barcode")).toBe("barcode");
+    expect(routePath(data, "firstName")).toBe("patientDetail.firstName");
+    expect(routePath(data, "city")).toBe("address.city");
+    expect(routePath(data, "address.city")).toBe("address.city");
+    // Unknown keys and keys inside lists stay at the top level.
+    expect(routePath(data, "value")).toBe("value");
+  });
+});
+
+describe("useFormState", () => {
+  it("marks a change, clears the flag when the value goes back, and resets", () => {
+    const { result } = renderHook(() => useFormState<Category>(() => ({ id: null, name: "", code: "" })));
+    act(() => result.current.setLoaded(loaded));
+    expect(result.current.unsaved).toBe(false);
+    act(() => result.current.setValue("name", "Oncology 2"));
+    expect(result.current.unsaved).toBe(true);
+    expect(result.current.formData.name).toBe("Oncology 2");
+    expect(result.current.originalData.name).toBe("Oncology");
+    act(() => result.current.setValue("name", "Oncology"));
+    expect(result.current.unsaved).toBe(false);
+    act(() => result.current.setValue("code", "XX"));
+    act(() => result.current.setErrors({ name: "Name is required" }));
+    act(() => result.current.reset());
+    expect(result.current.formData).toEqual(loaded);
+    expect(result.current.errors).toEqual({});
+    expect(result.current.unsaved).toBe(false);
+  });
+
+  it("setLoaded replaces both original and form data and clears the flag", () => {
+    const { result } = renderHook(() => useFormState<Category>(() => ({ id: null, name: "", code: "" })));
+    act(() => result.current.setValue("name", "Draft"));
+    expect(result.current.unsaved).toBe(true);
+    act(() => result.current.setLoaded({ id: 9, name: "Saved", code: "SAV" }));
+    expect(result.current.unsaved).toBe(false);
+    expect(result.current.originalData).toEqual({ id: 9, name: "Saved", code: "SAV" });
+    expect(result.current.formData).toEqual({ id: 9, name: "Saved", code: "SAV" });
+  });
+
+  it("setErrors does not mark the form as changed; editing a field clears its own error only", () => {
+    const { result } = renderHook(() => useFormState<Category>(() => loaded));
+    act(() => result.current.setErrors({ name: "Name is required", code: "Code is required" }));
+    expect(result.current.unsaved).toBe(false);
+    act(() => result.current.setValue("name", "Neu"));
+    expect(result.current.errors).toEqual({ code: "Code is required" });
+  });
+
+  it("normalizes on every change (code forced upper case and cut)", () => {
+    const normalize = (d: Category) => ({ ...d, code: d.code.toUpperCase().slice(0, 3) });
+    const { result } = renderHook(() => useFormState<Category>(() => loaded, { normalize }));
+    act(() => result.current.setValue("code", "abcd"));
+    expect(result.current.formData.code).toBe("ABC");
+  });
+
+  it("routes patient values and replaces parts, marking the form changed", () => {
+    const { result } = renderHook(() => useFormState(patient));
+    act(() => result.current.setValue("firstName", "Anna"));
+    expect(result.current.formData.patientDetail.firstName).toBe("Anna");
+    act(() => result.current.setValue("city", "Budapest"));
+    expect(result.current.formData.address.city).toBe("Budapest");
+    act(() => result.current.setValue("status", 2));
+    expect(result.current.formData.status).toBe(2);
+    act(() => result.current.reset());
+    act(() => result.current.setPart("contacts", [{ contactType: "EMAIL", value: "a@b.hu", notes: "" }]));
+    expect(result.current.formData.contacts).toHaveLength(1);
+    expect(result.current.unsaved).toBe(true);
+    act(() => result.current.setUnsaved(false));
+    expect(result.current.unsaved).toBe(false);
+  });
+
+  it("setFormData replaces the form data and compares with the original", () => {
+    const reduce = formReducer<Category>();
+    const start = { originalData: loaded, formData: loaded, errors: {}, unsaved: false };
+    expect(reduce(start, { type: "setFormData", data: { ...loaded } }).unsaved).toBe(false);
+    expect(reduce(start, { type: "setFormData", data: { ...loaded, code: "X" } }).unsaved).toBe(true);
+  });
+});

@@ -1,0 +1,36 @@
+import * as RadixCheckbox from "@radix-ui/react-checkbox";
+import { Check } from "lucide-react";
+
+/** A labelled checkbox (Radix): the label is clickable and names the control. */
+export function Checkbox({
+  id,
+  label,
+  checked,
+  onCheckedChange,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <div className="flex items-center gap-2">
+      <RadixCheckbox.Root
+        id={id}
+        checked={checked}
+        disabled={disabled}
+        onCheckedChange={(value) => onCheckedChange(value === true)}
+        className="flex size-4 items-center justify-center rounded border border-gray-400 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 data-[state=checked]:border-blue-700 data-[state=checked]:bg-blue-700"
+      >
+        <RadixCheckbox.Indicator>
+          <Check aria-hidden="true" className="size-3 text-white" />
+        </RadixCheckbox.Indicator>
+      </RadixCheckbox.Root>
+      <label htmlFor={id} className="text-sm text-gray-800">
+        {label}
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useState } from "react";
+import { describe, expect, it } from "vitest";
+import { Field } from "./field";
+import { SearchableSelect, type SelectOption } from "./select";
+
+const names = ["Oncology", "Cardiology", "Neurology", "Dermatology", "Hematology", "Rheumatology", "Urology"];
+const options = (n: number): SelectOption<number>[] =>
+  names.slice(0, n).map((label, i) => ({ value: i + 1, label }));
+
+function Harness({ count, emptyText }: { count: number; emptyText?: string }) {
+  const [value, setValue] = useState<number | null>(null);
+  return (
+    <Field id="category" label="Therapy Category" required>
+      {(control) => (
+        <SearchableSelect
+          {...control}
+          value={value}
+          options={options(count)}
+          onChange={setValue}
+          emptyText={emptyText}
+        />
+      )}
+    </Field>
+  );
+}
+
+describe("SearchableSelect", () => {
+  it("is found by its label, shows Select... and no search box with 5 options", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={5} />);
+    const trigger = screen.getByLabelText("Therapy Category");
+    expect(trigger).toHaveTextContent("Select...");
+    await user.click(trigger);
+    expect(screen.getByRole("option", { name: "Oncology" })).toBeInTheDocument();
+    expect(screen.queryByPlaceholderText("Search...")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("option", { name: "Neurology" }));
+    expect(screen.getByLabelText("Therapy Category")).toHaveTextContent("Neurology");
+  });
+
+  it("shows Search... above 5 options, filters by label, and says Nothing found", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={7} />);
+    await user.click(screen.getByLabelText("Therapy Category"));
+    const search = screen.getByPlaceholderText("Search...");
+    await user.type(search, "olo");
+    expect(screen.getAllByRole("option")).toHaveLength(7);
+    await user.clear(search);
+    await user.type(search, "card");
+    expect(screen.getAllByRole("option").map((o) => o.textContent)).toEqual(["Cardiology"]);
+    await user.type(search, "xyz");
+    expect(screen.queryAllByRole("option")).toHaveLength(0);
+    expect(screen.getByText("Nothing found")).toBeInTheDocument();
+  });
+
+  it("takes a configured empty text and is chosen by keyboard", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={7} emptyText="No item found" />);
+    screen.getByLabelText("Therapy Category").focus();
+    await user.keyboard("{Enter}");
+    await user.type(screen.getByPlaceholderText("Search..."), "zzz");
+    expect(screen.getByText("No item found")).toBeInTheDocument();
+    await user.clear(screen.getByPlaceholderText("Search..."));
+    await user.keyboard("{ArrowDown}{Enter}");
+    expect(screen.getByLabelText("Therapy Category")).toHaveTextContent("Cardiology");
+  });
+
+  it("works by keyboard without a search box too", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={3} />);
+    screen.getByLabelText("Therapy Category").focus();
+    await user.keyboard("{Enter}");
+    await user.keyboard("{ArrowDown}{Enter}");
+    expect(screen.getByLabelText("Therapy Category")).toHaveTextContent("Cardiology");
+  });
+});

@@ -1,0 +1,144 @@
+import * as Popover from "@radix-ui/react-popover";
+import { Command } from "cmdk";
+import { Check, ChevronsUpDown } from "lucide-react";
+import { type ReactNode, useRef, useState } from "react";
+import type { ControlProps } from "./field";
+
+export type SelectValue = string | number;
+/** One choice; options with a group are shown under that group's heading, in order. */
+export type SelectOption<V extends SelectValue = SelectValue> = { value: V; label: string; group?: string };
+
+/** The search box appears only when there are more than this many options (spec §2.3). */
+export const searchBoxThreshold = 5;
+
+/** Case-insensitive "contains" on the label: predictable for codes and names alike. */
+const containsFilter = (_value: string, search: string, keywords?: string[]) =>
+  (keywords ?? []).some((k) => k.toLowerCase().includes(search.trim().toLowerCase())) ? 1 : 0;
+
+function groupsOf<V extends SelectValue>(options: SelectOption<V>[]) {
+  const groups = new Map<string, SelectOption<V>[]>();
+  for (const option of options) {
+    const key = option.group ?? "";
+    groups.set(key, [...(groups.get(key) ?? []), option]);
+  }
+  return [...groups.entries()];
+}
+
+/**
+ * The generic searchable select of spec §2.3 (cmdk in a Radix popover): the trigger shows the chosen
+ * label or the placeholder "Select..."; the list has a search box "Search..." only when there are
+ * more than 5 options, and the empty text "Nothing found" (configurable). Arrow keys, Enter and
+ * Escape work; the trigger takes the field's id, so the field's label names it.
+ */
+export function SearchableSelect<V extends SelectValue>({
+  value,
+  options,
+  onChange,
+  placeholder = "Select...",
+  searchPlaceholder = "Search...",
+  emptyText = "Nothing found",
+  disabled,
+  loading,
+  className = "",
+  renderOption,
+  ...control
+}: ControlProps & {
+  value: V | null | undefined;
+  options: SelectOption<V>[];
+  onChange: (value: V) => void;
+  placeholder?: string;
+  searchPlaceholder?: string;
+  emptyText?: string;
+  disabled?: boolean;
+  loading?: boolean;
+  className?: string;
+  renderOption?: (option: SelectOption<V>) => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const chosen = options.find((o) => String(o.value) === String(value ?? ""));
+  const searchable = options.length > searchBoxThreshold;
+  const listId = `${control.id}-list`;
+  const { required: _required, ...ariaControl } = control;
+
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger asChild disabled={disabled}>
+        <button
+          type="button"
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={open ? listId : undefined}
+          aria-haspopup="listbox"
+          {...ariaControl}
+          className={`flex w-full items-center justify-between gap-2 rounded-md border bg-white px-2.5 py-1.5 text-left text-sm shadow-sm focus-visible:outline-2 focus-visible:outline-blue-600 disabled:bg-gray-100 ${control["aria-invalid"] ? "border-red-600" : "border-gray-300"} ${className}`}
+        >
+          <span className={chosen ? "truncate text-gray-900" : "truncate text-gray-500"}>
+            {chosen ? chosen.label : loading ? "Loading..." : placeholder}
+          </span>
+          <ChevronsUpDown aria-hidden="true" className="size-4 shrink-0 text-gray-500" />
+        </button>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="start"
+          sideOffset={4}
+          className="z-50 w-[var(--radix-popover-trigger-width)] min-w-48 rounded-md border border-gray-200 bg-white shadow-lg"
+          onOpenAutoFocus={(event) => {
+            // Without a search box the list itself takes the keys (arrows, Enter).
+            if (!searchable) {
+              event.preventDefault();
+              rootRef.current?.focus();
+            }
+          }}
+        >
+          <Command
+            ref={rootRef}
+            tabIndex={-1}
+            filter={containsFilter}
+            loop
+            label={`${chosen?.label ?? placeholder} options`}
+            className="outline-none"
+          >
+            {searchable && (
+              <Command.Input
+                placeholder={searchPlaceholder}
+                aria-label={searchPlaceholder}
+                className="w-full border-b border-gray-200 px-2.5 py-2 text-sm outline-none"
+              />
+            )}
+            <Command.List id={listId} className="max-h-64 overflow-auto p-1">
+              <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
+              {groupsOf(options).map(([group, items]) => (
+                <Command.Group
+                  key={group}
+                  heading={group || undefined}
+                  className="[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:text-gray-500"
+                >
+                  {items.map((option) => (
+                    <Command.Item
+                      key={String(option.value)}
+                      value={String(option.value)}
+                      keywords={[option.label]}
+                      onSelect={() => {
+                        onChange(option.value);
+                        setOpen(false);
+                      }}
+                      className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900"
+                    >
+                      <Check
+                        aria-hidden="true"
+                        className={`size-4 ${option === chosen ? "text-blue-700" : "invisible"}`}
+                      />
+                      {renderOption ? renderOption(option) : option.label}
+                    </Command.Item>
+                  ))}
+                </Command.Group>
+              ))}
+            </Command.List>
+          </Command>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
