@@ -1,0 +1,361 @@
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { type ListData, searchDebounceMs } from "@trialdesk/domain";
+import { ArrowDown, ArrowUp, ArrowUpDown, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { api, type Query } from "../api/client";
+import { getConfig } from "../app/config";
+import { toast } from "../app/toast";
+import { Button } from "../ui/button";
+import { ConfirmDialog } from "../ui/dialog";
+import { Input } from "../ui/input";
+import { Pager } from "../ui/pager";
+import { Spinner } from "../ui/spinner";
+import { TableArea, Td, Th } from "../ui/table";
+
+// biome-ignore lint/suspicious/noExplicitAny: list rows are whatever the resource's list call answers
+export type Row = Record<string, any>;
+
+export type Column<T extends Row = Row> = {
+  /** The item's field; also the `order` value sent when the column is sortable. */
+  key: string;
+  title: string;
+  format?: (item: T) => ReactNode;
+  className?: string;
+  sortable?: boolean;
+};
+
+export type ListDescription<T extends Row = Row> = {
+  /** The URL segment, the same as the API resource. */
+  resource: string;
+  title: string;
+  columns: Column<T>[];
+  /** The row identifier field (spec §2.2), default "id". */
+  rowId?: string;
+  /** The field the view and edit routes use, default "uuid". */
+  routeId?: string;
+  /** Default page size; the configured default when not given. */
+  pageSize?: number;
+  /** Which actions the list allows: add, edit and view by default, remove not. */
+  options?: { add?: boolean; edit?: boolean; view?: boolean; remove?: boolean };
+  /** Replaces the edit route, e.g. to open another screen. */
+  onEdit?: (item: T) => void;
+  /** A route to open when a row is clicked. */
+  rowClick?: (item: T) => string;
+  /** The text naming an item in the Remove dialog and the action labels; default its name. */
+  describe?: (item: T) => string;
+  /** Extra query parameters and filters sent with every list call. */
+  query?: Query;
+  /** The search box, on unless a list's API has no search. */
+  searchable?: boolean;
+};
+
+const positiveInt = (value: string | null, fallback: number) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
+/**
+ * The generic list screen of spec §2.2: title, Add, a table with per-row actions, paging, search and
+ * sort kept in the URL, and the remove flow (dialog "Remove item", toast "Item deleted", reload).
+ */
+export function ListScreen<T extends Row>({ description }: { description: ListDescription<T> }) {
+  const {
+    resource,
+    title,
+    columns,
+    rowId = "id",
+    routeId = "uuid",
+    describe = (item: T) => String(item.name ?? ""),
+  } = description;
+  const options = { add: true, edit: true, view: true, remove: false, ...description.options };
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const page = positiveInt(params.get("page"), 1);
+  const pageSize = positiveInt(params.get("pagesize"), description.pageSize ?? getConfig().defaultPageSize);
+  const searchTerm = params.get("searchTerm") ?? "";
+  const order = params.get("order") ?? "";
+  const direction = params.get("direction") === "desc" ? "desc" : "asc";
+
+  /** Changes some query parameters, keeping the others. Empty values leave the URL. */
+  const update = (changes: Record<string, string | number | null>, replace = false) => {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null || value === "") next.delete(key);
+          else next.set(key, String(value));
+        }
+        return next;
+      },
+      { replace },
+    );
+  };
+
+  const query: Query = {
+    page,
+    pagesize: pageSize,
+    searchTerm,
+    order: order || undefined,
+    direction: order ? direction : undefined,
+    ...description.query,
+  };
+  const list = useQuery({
+    queryKey: ["list", resource, query],
+    queryFn: () => api.get<ListData<T>>(resource, query),
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => {
+    if (list.error) toast({ title: `Can not load data: ${list.error.message}`, variant: "destructive" });
+  }, [list.error]);
+
+  // The search box: typed text is sent 300 ms after the last key, and starts again at page 1.
+  const [search, setSearch] = useState(searchTerm);
+  const lastSent = useRef(searchTerm);
+  useEffect(() => {
+    // Follow the URL when it changes from outside (back button, a link).
+    if (searchTerm !== lastSent.current) {
+      lastSent.current = searchTerm;
+      setSearch(searchTerm);
+    }
+  }, [searchTerm]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new search text starts the timer
+  useEffect(() => {
+    if (search === lastSent.current) return;
+    const timer = setTimeout(() => {
+      lastSent.current = search;
+      update({ searchTerm: search.trim() ? search : null, page: null }, true);
+    }, searchDebounceMs);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const sortBy = (key: string) => {
+    const nextDirection = order === key && direction === "asc" ? "desc" : "asc";
+    update({ order: key, direction: nextDirection, page: null });
+  };
+
+  // The remove flow of spec §4: select, confirm, delete by uuid, toast, reload, close, clear.
+  const [selected, setSelected] = useState<T | null>(null);
+  const remove = useMutation({
+    mutationFn: (item: T) => api.delete<{ deleted: boolean }>(`${resource}/${item[routeId]}`),
+    onSuccess: async () => {
+      toast({ title: "Item deleted", variant: "success" });
+      const items = list.data?.items.length ?? 0;
+      // Removing the last row of the last page moves to the page before it.
+      if (items === 1 && page > 1) update({ page: page - 1 }, true);
+      else await list.refetch();
+    },
+    onError: (error) => toast({ title: `Can not delete item: ${error.message}`, variant: "destructive" }),
+    onSettled: () => setSelected(null),
+  });
+
+  const items = list.data?.items ?? [];
+  const total = list.data?.pagination.total ?? 0;
+  const hasActions = options.view || options.edit || options.remove;
+
+  return (
+    <section className="flex flex-col gap-3 rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
+        <div className="flex items-center gap-2">
+          {description.searchable !== false && (
+            <div className="relative">
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-gray-400"
+              />
+              <Input
+                type="search"
+                aria-label="Search"
+                placeholder="Search"
+                className="w-56 pl-8"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
+            </div>
+          )}
+          {options.add && (
+            <Button onClick={() => navigate(`/${resource}/create`)}>
+              <Plus aria-hidden="true" className="size-4" />
+              Add
+            </Button>
+          )}
+        </div>
+      </header>
+
+      <TableArea label={title}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <Th
+                key={column.key}
+                className={column.className}
+                aria-sort={
+                  column.sortable && order === column.key
+                    ? direction === "asc"
+                      ? "ascending"
+                      : "descending"
+                    : undefined
+                }
+              >
+                {column.sortable ? (
+                  <button
+                    type="button"
+                    className="inline-flex items-center gap-1 uppercase hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-600"
+                    onClick={() => sortBy(column.key)}
+                  >
+                    {column.title}
+                    {order === column.key ? (
+                      direction === "asc" ? (
+                        <ArrowUp aria-hidden="true" className="size-3.5" />
+                      ) : (
+                        <ArrowDown aria-hidden="true" className="size-3.5" />
+                      )
+                    ) : (
+                      <ArrowUpDown aria-hidden="true" className="size-3.5 text-gray-400" />
+                    )}
+                  </button>
+                ) : (
+                  column.title
+                )}
+              </Th>
+            ))}
+            {hasActions && (
+              <Th className="w-px text-right">
+                <span className="sr-only">Actions</span>
+              </Th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {list.isPending ? (
+            <tr>
+              <Td colSpan={columns.length + 1} className="py-6 text-center">
+                <Spinner label="Loading..." />
+              </Td>
+            </tr>
+          ) : items.length === 0 ? (
+            <tr>
+              <Td colSpan={columns.length + 1} className="py-6 text-center text-gray-500">
+                No records found
+              </Td>
+            </tr>
+          ) : (
+            items.map((item) => {
+              const name = describe(item);
+              const target = `/${resource}/${item[routeId]}`;
+              const rowRoute = description.rowClick?.(item);
+              return (
+                <tr
+                  key={String(item[rowId])}
+                  className={`hover:bg-blue-50/50 ${rowRoute ? "cursor-pointer" : ""}`}
+                  onClick={rowRoute ? () => navigate(rowRoute) : undefined}
+                >
+                  {columns.map((column) => (
+                    <Td key={column.key} className={column.className}>
+                      {column.format ? column.format(item) : String(item[column.key] ?? "")}
+                    </Td>
+                  ))}
+                  {hasActions && (
+                    // Clicks on the actions must not also open the row.
+                    <Td className="text-right whitespace-nowrap" onClick={(event) => event.stopPropagation()}>
+                      <span className="inline-flex gap-1">
+                        {options.view && (
+                          <RowAction to={target} label={`View ${name}`} title="View">
+                            <Eye aria-hidden="true" className="size-4" />
+                          </RowAction>
+                        )}
+                        {options.edit &&
+                          (description.onEdit ? (
+                            <RowAction
+                              onClick={() => description.onEdit?.(item)}
+                              label={`Edit ${name}`}
+                              title="Edit"
+                            >
+                              <Pencil aria-hidden="true" className="size-4" />
+                            </RowAction>
+                          ) : (
+                            <RowAction to={`${target}/edit`} label={`Edit ${name}`} title="Edit">
+                              <Pencil aria-hidden="true" className="size-4" />
+                            </RowAction>
+                          ))}
+                        {options.remove && (
+                          <RowAction
+                            onClick={() => setSelected(item)}
+                            label={`Remove ${name}`}
+                            title="Remove"
+                            danger
+                          >
+                            <Trash2 aria-hidden="true" className="size-4" />
+                          </RowAction>
+                        )}
+                      </span>
+                    </Td>
+                  )}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </TableArea>
+
+      {list.data && (
+        <Pager page={page} pageSize={pageSize} total={total} onPage={(p) => update({ page: p })} />
+      )}
+
+      <ConfirmDialog
+        open={selected !== null}
+        title="Remove item"
+        text="Are you sure you want to remove the item?"
+        cancelLabel="Cancel"
+        confirmLabel="Yes"
+        destructive
+        busy={remove.isPending}
+        onCancel={() => setSelected(null)}
+        onConfirm={() => selected && remove.mutate(selected)}
+      >
+        {selected && describe(selected)}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+const actionClass =
+  "inline-flex size-7 items-center justify-center rounded-md focus-visible:outline-2 focus-visible:outline-blue-600";
+
+/** A row action: a link for view and edit, a button otherwise; its accessible name says what it does. */
+function RowAction({
+  to,
+  onClick,
+  label,
+  title,
+  danger,
+  children,
+}: {
+  to?: string;
+  onClick?: () => void;
+  label: string;
+  title: string;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  const color = danger
+    ? "text-red-700 hover:bg-red-50"
+    : "text-gray-600 hover:bg-gray-100 hover:text-blue-700";
+  return to ? (
+    <Link to={to} aria-label={label} title={title} className={`${actionClass} ${color}`}>
+      {children}
+    </Link>
+  ) : (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      title={title}
+      className={`${actionClass} ${color}`}
+    >
+      {children}
+    </button>
+  );
+}

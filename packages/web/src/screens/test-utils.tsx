@@ -1,0 +1,77 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type { FieldError } from "@trialdesk/domain";
+import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
+import { vi } from "vitest";
+import { useToasts } from "../app/toast";
+
+/** Test helpers for the screens: a data router with a query client, and a fetch stub speaking the envelope. */
+function ToastList() {
+  const toasts = useToasts().filter((t) => t.open);
+  return (
+    <output aria-label="toasts">
+      {toasts.map((t) => (
+        <p key={t.id} data-variant={t.variant}>
+          {t.title}
+          {t.description ? ` — ${t.description}` : ""}
+        </p>
+      ))}
+    </output>
+  );
+}
+
+export function renderRoutes(routes: RouteObject[], initialEntries: string[]) {
+  const router = createMemoryRouter(routes, { initialEntries, initialIndex: initialEntries.length - 1 });
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const view = render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+      <ToastList />
+    </QueryClientProvider>,
+  );
+  return { router, client, ...view };
+}
+
+export type Reply = { status?: number; data?: unknown; errorMessage?: string; fieldErrors?: FieldError[] };
+export type Call = { method: string; path: string; search: URLSearchParams; body: unknown };
+
+/**
+ * Stubs fetch: `handler` gets each call (method, path without query, query, body) and answers a
+ * Reply, wrapped in the API envelope. Returns the list of calls made.
+ */
+export function stubApi(handler: (call: Call) => Reply | undefined) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(input, "http://localhost");
+      const call: Call = {
+        method: (init.method ?? "GET").toUpperCase(),
+        path: url.pathname,
+        search: url.searchParams,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      };
+      calls.push(call);
+      const reply = handler(call) ?? { status: 404, errorMessage: "Not found" };
+      const status = reply.status ?? 200;
+      const ok = status < 400;
+      return new Response(
+        JSON.stringify({
+          header: {
+            result: ok ? "success" : "error",
+            errorMessage: ok ? null : (reply.errorMessage ?? "Failed"),
+            errorCode: null,
+            errorDetail: null,
+            fieldErrors: reply.fieldErrors ?? [],
+            requestId: "req-1",
+          },
+          data: reply.data ?? null,
+        }),
+        { status, headers: { "Content-Type": "application/json" } },
+      );
+    }),
+  );
+  return calls;
+}
