@@ -1,0 +1,89 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  addYears,
+  birthDateBounds,
+  birthDateMask,
+  datePickerRange,
+  isValidBirthDate,
+  isValidIsoDate,
+  isWithin,
+  toIsoDate,
+} from "./dates";
+
+describe("birth date mask", () => {
+  it("keeps digits and inserts the hyphens after YYYY and MM", () => {
+    expect(birthDateMask("1990")).toBe("1990");
+    expect(birthDateMask("19900")).toBe("1990-0");
+    expect(birthDateMask("199001")).toBe("1990-01");
+    expect(birthDateMask("1990011")).toBe("1990-01-1");
+    expect(birthDateMask("19900115")).toBe("1990-01-15");
+  });
+
+  it("drops letters and other characters and stops at 10 characters", () => {
+    expect(birthDateMask("19a9/0.01x15")).toBe("1990-01-15");
+    expect(birthDateMask("1990-01-155555")).toBe("1990-01-15");
+  });
+
+  it("keeps a hyphen typed where one belongs, so it can also be deleted", () => {
+    expect(birthDateMask("1990-")).toBe("1990-");
+    expect(birthDateMask("1990-01-")).toBe("1990-01-");
+    expect(birthDateMask("199-")).toBe("199");
+  });
+
+  it("is stable: masking again changes nothing, and output is digits and hyphens, max 10", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (typed) => {
+        const once = birthDateMask(typed);
+        expect(birthDateMask(once)).toBe(once);
+        expect(once).toMatch(/^[\d-]{0,10}$/);
+      }),
+    );
+  });
+
+  it("turns typing a date digit by digit into that date", () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date("1900-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }),
+        (d) => {
+          const iso = d.toISOString().slice(0, 10);
+          let value = "";
+          for (const ch of iso.replace(/-/g, "")) value = birthDateMask(value + ch);
+          expect(value).toBe(iso);
+        },
+      ),
+    );
+  });
+});
+
+describe("dates", () => {
+  it("accepts only real calendar days", () => {
+    expect(isValidIsoDate("2024-02-29")).toBe(true);
+    expect(isValidIsoDate("2023-02-29")).toBe(false);
+    expect(isValidIsoDate("2023-13-01")).toBe(false);
+    expect(isValidBirthDate("1990-01-1")).toBe(false);
+    expect(isValidBirthDate(null)).toBe(false);
+  });
+
+  it("moves by years keeping 29 February a valid day", () => {
+    expect(addYears("2024-02-29", -18)).toBe("2006-02-28");
+    expect(addYears("2024-06-15", 5)).toBe("2029-06-15");
+  });
+
+  it("bounds birth dates by whole years of age, both ends included", () => {
+    const bounds = birthDateBounds("2025-06-15", 18, 100);
+    expect(bounds).toEqual({ min: "1924-06-16", max: "2007-06-15" });
+    expect(isWithin("2007-06-15", bounds)).toBe(true); // 18 today
+    expect(isWithin("2007-06-16", bounds)).toBe(false); // 18 tomorrow
+    expect(isWithin("1924-06-16", bounds)).toBe(true); // 100, turns 101 tomorrow
+    expect(isWithin("1924-06-15", bounds)).toBe(false); // 101 today
+  });
+
+  it("spans an unbounded picker from 10 years back to 5 ahead", () => {
+    expect(datePickerRange("2025-03-10")).toEqual({ min: "2015-03-10", max: "2030-03-10" });
+  });
+
+  it("writes a local date as yyyy-MM-dd", () => {
+    expect(toIsoDate(new Date(2025, 0, 5, 23, 59))).toBe("2025-01-05");
+  });
+});

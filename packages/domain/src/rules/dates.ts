@@ -1,0 +1,88 @@
+import { datePicker } from "../constants";
+
+/**
+ * Calendar dates as the app exchanges them: ISO "yyyy-MM-dd" strings, never Date objects, so a
+ * date never shifts with the time zone of the browser or the server.
+ */
+const isoPattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export type DateBounds = { min: string; max: string };
+
+/** Today's calendar date where the code runs (the browser's local day). */
+export function toIsoDate(date: Date): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** True for a real calendar day written as yyyy-MM-dd (so not 2023-02-30). */
+export function isValidIsoDate(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const match = isoPattern.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Moves an ISO date by whole years. 29 February becomes 28 February in a common year, as a
+ * birthday does.
+ */
+export function addYears(iso: string, years: number): string {
+  const match = isoPattern.exec(iso);
+  if (!match) throw new Error(`Not an ISO date: ${iso}`);
+  const year = Number(match[1]) + years;
+  const month = Number(match[2]);
+  const day = Math.min(Number(match[3]), daysInMonth(year, month));
+  return `${String(year).padStart(4, "0")}-${match[2]}-${String(day).padStart(2, "0")}`;
+}
+
+export function addDays(iso: string, days: number): string {
+  const [year, month, day] = iso.split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day + days));
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The birth date input mask (spec §2.5): digits only, the hyphens after YYYY and MM are inserted
+ * as soon as the next digit is typed, at most 10 characters. A hyphen the user types at one of
+ * those two places is kept, and can be deleted again with backspace.
+ */
+export function birthDateMask(typed: string): string {
+  const digits = typed.replace(/\D/g, "").slice(0, 8);
+  let masked = digits.slice(0, 4);
+  if (digits.length > 4) masked += `-${digits.slice(4, 6)}`;
+  if (digits.length > 6) masked += `-${digits.slice(6, 8)}`;
+  if (typed.endsWith("-") && (digits.length === 4 || digits.length === 6)) masked += "-";
+  return masked;
+}
+
+/** A complete, real calendar date; the age bounds are checked by `isWithin`. */
+export function isValidBirthDate(value: unknown): value is string {
+  return isValidIsoDate(value);
+}
+
+/**
+ * The birth dates a patient aged minAge to maxAge whole years (both included) can have on
+ * `today`: max is the day the youngest turned minAge, min the day after the oldest would turn
+ * maxAge + 1.
+ */
+export function birthDateBounds(today: string, minAge: number, maxAge: number): DateBounds {
+  return {
+    min: addDays(addYears(today, -(maxAge + 1)), 1),
+    max: addYears(today, -minAge),
+  };
+}
+
+/** The span of a date picker that has no bounds of its own (spec §9): 10 years back, 5 ahead. */
+export function datePickerRange(today: string): DateBounds {
+  return { min: addYears(today, -datePicker.yearsBack), max: addYears(today, datePicker.yearsAhead) };
+}
+
+/** ISO dates compare correctly as strings. */
+export function isWithin(value: string, bounds: DateBounds): boolean {
+  return value >= bounds.min && value <= bounds.max;
+}
