@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { isValidIsoDate } from "../rules/dates";
+import { isoDate } from "../schema";
+
+/**
+ * Wire-schema pieces shared by the resources, beside those of schema.ts. Fields the validator
+ * requires are nullish here, so a missing value reaches the validator and gets the spec's message.
+ * No transforms: the schemas also document the API (OpenAPI), and the normalizers turn "" into null.
+ */
+
+/** A calendar date (yyyy-MM-dd, a real day) or nothing; "" from an emptied input counts as nothing. */
+export const dateField = () =>
+  z.union([isoDate().refine(isValidIsoDate, "Must be a real date"), z.literal("")]).nullish();
+
+/** A time of day as HH:mm (24 hours). */
+export const timeField = () =>
+  z
+    .union([z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Must be a time as HH:mm"), z.literal("")])
+    .nullish();
+
+/** A number from a fixed list (visit types, statuses, phases, VAT …). */
+export const oneOf = <V extends number>(values: readonly V[]) =>
+  z
+    .number({ error: "Must be a number" })
+    .refine((value): value is V => (values as readonly number[]).includes(value), {
+      message: `Must be one of ${values.join(", ")}`,
+    });
+
+/** A whole number from 0 to max. */
+export const count = (max: number) =>
+  z
+    .number({ error: "Must be a number" })
+    .int("Must be a whole number")
+    .min(0, "Must not be negative")
+    .max(max, `Must be at most ${max}`);
+
+/** A reference the record cannot be saved without; the message names the field as the spec does. */
+export const requiredRef = (message: string) => z.number({ error: message }).int().positive(message);
+
+/** An ISO country code such as HU. */
+export const countryCode = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "Must be a two-letter country code")
+    .or(z.literal(""))
+    .nullish();
+
+/** Ids of the record's sites (projects, users). */
+export const siteIds = () => z.array(z.number().int().positive()).max(1000);
+
+/** Empty text is stored as nothing, so "" and null mean the same. */
+export function blankToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value.trim() === "" ? null : value;
+}

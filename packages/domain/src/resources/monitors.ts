@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { passwordInputMaxLength } from "../limits";
+import { emailRules, passwordRules } from "../rules/passwords";
+import { flag, recordMeta, text } from "../schema";
+import { required, validator } from "../validation";
+import { emailMaxLength } from "./users";
+
+/** A monitor as the API returns it: never a password or its hash. */
+export type Monitor = {
+  id: number;
+  uuid: string;
+  version: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isActive: boolean;
+  hasPassword: boolean;
+};
+
+const password = () => z.string({ error: "Must be text" }).max(passwordInputMaxLength).nullish();
+
+export const monitorSchema = z.strictObject({
+  ...recordMeta,
+  email: text(emailMaxLength),
+  firstName: text(),
+  lastName: text(),
+  password: password(),
+  password2: password(),
+  isActive: flag().optional(),
+  // Read-only view field.
+  hasPassword: z.boolean().nullish(),
+});
+export type MonitorInput = z.infer<typeof monitorSchema>;
+
+/** The same rules as users for names, e-mail and password (spec §5). */
+export const validateMonitor = validator<Partial<MonitorInput>>(
+  required("firstName", "First name is required"),
+  required("lastName", "Last name is required"),
+  ...emailRules<Partial<MonitorInput>>(),
+  ...passwordRules<Partial<MonitorInput>>(),
+);
+
+/** E-mail trimmed, as for users. */
+export function normalizeMonitor<T extends Partial<MonitorInput>>(data: T): T {
+  return typeof data.email === "string" ? { ...data, email: data.email.trim() } : data;
+}
+
+export const emptyMonitor = (): Partial<MonitorInput> => ({
+  email: "",
+  firstName: "",
+  lastName: "",
+  password: "",
+  password2: "",
+  isActive: true,
+});

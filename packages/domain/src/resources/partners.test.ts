@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { emptyPartner, normalizePartner, partnerSchema, validatePartner } from "./partners";
+
+describe("partners", () => {
+  it("requires name and code", () => {
+    expect(validatePartner(emptyPartner())).toEqual({ name: "Name is required", code: "Code is required" });
+  });
+
+  it("forces the code upper case and cuts it to 3", () => {
+    expect(normalizePartner({ name: "Acme", code: "acme" }).code).toBe("ACM");
+  });
+
+  it("takes the CRO and sponsor flags as booleans only", () => {
+    expect(partnerSchema.safeParse({ name: "A", code: "AB", cro: true, sponsor: false }).success).toBe(true);
+    expect(partnerSchema.safeParse({ name: "A", code: "AB", cro: "yes" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { toCode } from "../limits";
+import { flag, recordMeta, text } from "../schema";
+import { required, validator } from "../validation";
+
+export type Partner = {
+  id: number;
+  uuid: string;
+  version: number;
+  name: string;
+  code: string;
+  cro: boolean;
+  sponsor: boolean;
+};
+
+export const partnerCodeMaxLength = 3;
+
+export const partnerSchema = z.strictObject({
+  ...recordMeta,
+  name: text(),
+  code: text(),
+  cro: flag().optional(),
+  sponsor: flag().optional(),
+});
+export type PartnerInput = z.infer<typeof partnerSchema>;
+
+/** Uniqueness and the 2-character minimum are the server's (spec §5). */
+export const validatePartner = validator<Partial<PartnerInput>>(
+  required("name", "Name is required"),
+  required("code", "Code is required"),
+);
+
+/** Code is forced upper case and cut to 3 characters (spec §5). */
+export function normalizePartner<T extends Partial<PartnerInput>>(data: T): T {
+  return typeof data.code === "string" ? { ...data, code: toCode(data.code, partnerCodeMaxLength) } : data;
+}
+
+export const emptyPartner = (): Partial<PartnerInput> => ({ name: "", code: "", cro: false, sponsor: false });
+
+/** Lookup rows of GET partners (page 1, size 250): the CRO and sponsor selects filter them. */
+export type PartnerLookupRow = Pick<Partner, "id" | "uuid" | "name" | "code" | "sponsor" | "cro">;

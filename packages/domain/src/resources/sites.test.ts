@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { barcodePrefixWithSeparator, emptySite, normalizeSite, siteSchema, validateSite } from "./sites";
+
+describe("sites", () => {
+  it("requires name, short name and code with the spec's messages", () => {
+    expect(validateSite(emptySite())).toEqual({
+      name: "Name is required",
+      shortName: "Short name is required",
+      code: "Code is required",
+    });
+    expect(validateSite({ name: "Budapest Clinic", shortName: "Budapest", code: "BUD" })).toEqual({});
+  });
+
+  it("upper-cases and cuts the code to 5 and cleans the barcode prefix", () => {
+    const site = normalizeSite({ code: "bud01x", barcodePrefix: "b u_d-9!x", countryCode: "hu" });
+    expect(site.code).toBe("BUD01");
+    expect(site.barcodePrefix).toBe("BUD-9");
+    expect(site.countryCode).toBe("HU");
+  });
+
+  it("stores the barcode prefix ending in one separator", () => {
+    expect(barcodePrefixWithSeparator("bud")).toBe("BUD-");
+    expect(barcodePrefixWithSeparator("BUD-")).toBe("BUD-");
+    expect(barcodePrefixWithSeparator("ABCDE")).toBe("ABCD-");
+    expect(barcodePrefixWithSeparator("")).toBeNull();
+    expect(barcodePrefixWithSeparator(null)).toBeNull();
+  });
+
+  it("accepts the empty form and refuses unknown fields", () => {
+    expect(siteSchema.safeParse(emptySite()).success).toBe(true);
+    expect(siteSchema.safeParse({ ...emptySite(), admin: true }).success).toBe(false);
+    expect(siteSchema.safeParse({ ...emptySite(), countryCode: "HUN" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { validatePasswordChange } from "../rules/passwords";
+import { emptyUser, userSchema, validateUser } from "./users";
+
+const filled = { email: "anna@example.com", profile: { firstName: "Anna", lastName: "Kovacs" } };
+
+describe("users", () => {
+  it("gives every message for an empty new user, in the spec's order", () => {
+    const errors = validateUser(emptyUser());
+    expect(Object.entries(errors)).toEqual([
+      ["profile.firstName", "First name is required"],
+      ["profile.lastName", "Last name is required"],
+      ["email", "Email is required"],
+      ["password", "Password is required"],
+      ["password2", "Password confirmation is required"],
+    ]);
+  });
+
+  it("checks the e-mail shape after it is given", () => {
+    expect(validateUser({ ...filled, email: "anna@", id: 1 }).email).toBe("Email is not valid");
+  });
+
+  it("says when passwords differ and when one is too short", () => {
+    expect(validateUser({ ...filled, password: "secret12", password2: "secret13" })).toEqual({
+      password2: "Passwords do not match",
+    });
+    expect(validateUser({ ...filled, password: "short", password2: "short" })).toEqual({
+      password: "Password is too short. It should be at least 8 characters.",
+    });
+    expect(validateUser({ ...filled, password: "secret12", password2: "secret12" })).toEqual({});
+  });
+
+  it("does not ask an existing user for a password unless one is typed", () => {
+    expect(validateUser({ ...filled, id: 7, password: "", password2: "" })).toEqual({});
+    expect(validateUser({ ...filled, id: 7, password: "abc", password2: "" })).toEqual({
+      password2: "Passwords do not match",
+      password: "Password is too short. It should be at least 8 characters.",
+    });
+  });
+
+  it("validates a password change with the same rules", () => {
+    expect(validatePasswordChange({})).toEqual({
+      currentPassword: "Current password is required",
+      password: "Password is required",
+      password2: "Password confirmation is required",
+    });
+    expect(
+      validatePasswordChange({ currentPassword: "x", password: "abcdefgh", password2: "abcdefgh" }),
+    ).toEqual({});
+  });
+
+  it("accepts a loaded user sent back whole, but no unknown field", () => {
+    const loaded = {
+      ...filled,
+      id: 3,
+      uuid: "usr-1",
+      version: 2,
+      isActive: true,
+      isAdmin: false,
+      siteIds: [1, 2],
+      lastPasswordChangeDate: "2025-01-01T10:00:00Z",
+      hasPassword: true,
+    };
+    expect(userSchema.safeParse(loaded).success).toBe(true);
+    expect(userSchema.safeParse({ ...loaded, passwordHash: "x" }).success).toBe(false);
+  });
+});

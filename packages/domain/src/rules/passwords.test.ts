@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { validator } from "../validation";
+import { emailRules, isNewRecord, passwordRules } from "./passwords";
+
+describe("password rules", () => {
+  const validate = validator<{ id?: number; password?: string; password2?: string }>(...passwordRules());
+
+  it("treats a record without a numeric id as new", () => {
+    expect(isNewRecord({})).toBe(true);
+    expect(isNewRecord({ id: null })).toBe(true);
+    expect(isNewRecord({ id: 5 })).toBe(false);
+  });
+
+  it("requires both passwords for new records only", () => {
+    expect(validate({})).toEqual({
+      password: "Password is required",
+      password2: "Password confirmation is required",
+    });
+    expect(validate({ id: 1 })).toEqual({});
+  });
+
+  it("checks an exactly-8-character password as long enough", () => {
+    expect(validate({ password: "12345678", password2: "12345678" })).toEqual({});
+    expect(validate({ password: "1234567", password2: "1234567" })).toEqual({
+      password: "Password is too short. It should be at least 8 characters.",
+    });
+  });
+
+  it("checks the e-mail only once one is given", () => {
+    const email = validator<{ email?: string }>(...emailRules());
+    expect(email({})).toEqual({ email: "Email is required" });
+    expect(email({ email: "x@y" })).toEqual({ email: "Email is not valid" });
+    expect(email({ email: "x@y.hu" })).toEqual({});
+  });
+});
