@@ -23,38 +23,37 @@ const activityEvents = ["keydown", "pointerdown"] as const;
 export function useInactivityCountdown(timeoutSeconds: number): { remaining: number; now: Date } {
   const location = useLocation();
   const navigate = useNavigate();
-  const deadline = useRef(Date.now() + timeoutSeconds * 1000);
   const [remaining, setRemaining] = useState(timeoutSeconds);
   const [now, setNow] = useState(() => new Date());
-  const expired = useRef(false);
+  const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
 
-  const reset = useCallback(() => {
-    deadline.current = Date.now() + timeoutSeconds * 1000;
+  // Each restart also restarts the 1 s ticks, so they fall on whole seconds of the countdown.
+  const restart = useCallback(() => {
+    const deadline = Date.now() + timeoutSeconds * 1000;
     setRemaining(timeoutSeconds);
-  }, [timeoutSeconds]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (location.key) is activity
-  useEffect(reset, [location.key, reset]);
-
-  useEffect(() => {
-    for (const event of activityEvents) window.addEventListener(event, reset, { passive: true });
-    return () => {
-      for (const event of activityEvents) window.removeEventListener(event, reset);
-    };
-  }, [reset]);
-
-  useEffect(() => {
-    const id = setInterval(() => {
-      const left = Math.max(0, Math.ceil((deadline.current - Date.now()) / 1000));
+    setNow(new Date());
+    clearInterval(timer.current);
+    timer.current = setInterval(() => {
+      const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
       setRemaining(left);
       setNow(new Date());
-      if (left === 0 && !expired.current) {
-        expired.current = true;
+      if (left === 0) {
+        clearInterval(timer.current);
         navigate("/logout");
       }
     }, 1000);
-    return () => clearInterval(id);
-  }, [navigate]);
+  }, [timeoutSeconds, navigate]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (location.key) is activity
+  useEffect(restart, [location.key, restart]);
+
+  useEffect(() => {
+    for (const event of activityEvents) window.addEventListener(event, restart, { passive: true });
+    return () => {
+      for (const event of activityEvents) window.removeEventListener(event, restart);
+      clearInterval(timer.current);
+    };
+  }, [restart]);
 
   return { remaining, now };
 }

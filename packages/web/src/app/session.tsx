@@ -29,7 +29,9 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
   let csrfToken: string | null = null;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   let refreshing: Promise<boolean> | null = null;
-  let started = false;
+  let startup: Promise<void> | null = null;
+  /** Bumped by sign-out, so a token answer that arrives afterwards is not kept. */
+  let epoch = 0;
   const listeners = new Set<() => void>();
 
   const set = (next: Partial<SessionState>) => {
@@ -58,9 +60,11 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
 
   /** One refresh at a time: the refresh token rotates, so parallel refreshes would revoke each other. */
   const refresh = (): Promise<boolean> => {
+    const asked = epoch;
     refreshing ??= api
       .raw<TokenResponse>("post", "token", { type: "refresh_token" })
       .then((token) => {
+        if (asked !== epoch) return false;
         keepTokens(token);
         return true;
       })
@@ -83,9 +87,12 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     session: { accessToken: () => accessToken, csrfToken: () => csrfToken, refresh, signedOut },
   });
 
-  const start = async () => {
-    if (started) return;
-    started = true;
+  const start = () => {
+    startup ??= begin();
+    return startup;
+  };
+
+  const begin = async () => {
     set({ status: "loading", error: null });
     try {
       const config = await loadConfig();
@@ -94,10 +101,12 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
       // Without /config.json the defaults (api at /api) still let the app try to start.
       console.warn("Could not read /config.json; using defaults", error);
     }
+    const asked = epoch;
     let token: TokenResponse;
     try {
       token = await api.raw<TokenResponse>("post", "token", { type: "refresh_token" });
     } catch (error) {
+      if (asked !== epoch) return;
       set({ status: "error", user: null, error: tokenFailedMessage });
       // A 401 is the plain first visit (no refresh cookie yet): no message, just the login page.
       if (!(error instanceof ApiError && error.status === 401)) {
@@ -105,11 +114,14 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
       }
       return;
     }
+    if (asked !== epoch) return;
     keepTokens(token);
     try {
       const user = await api.get<SignedInUser>("me");
+      if (asked !== epoch) return;
       set({ status: "success", user, error: null });
     } catch (error) {
+      if (asked !== epoch) return;
       clearTokens();
       set({ status: "error", user: null, error: userFailedMessage });
       toast({ title: userFailedMessage, description: errorText(error), variant: "destructive" });
@@ -129,6 +141,9 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
   };
 
   const signOut = async () => {
+    // Opening /logout directly: let the start-up finish first, or it would sign the user back in.
+    await startup;
+    epoch++;
     set({ status: "loading" });
     try {
       await api.raw("get", "logout");
@@ -136,6 +151,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
       // The local session ends anyway; the server drops the refresh token when it expires.
       console.warn("Logout call failed", error);
     }
+    epoch++;
     clearTokens();
     set({ status: "success", user: null, error: null });
     options.onSignedOut?.();

@@ -46,3 +46,9 @@ export function useToasts(): Toast[] {
     () => toasts,
   );
 }
+
+/** Drops every toast at once (tests start from an empty toast area). */
+export function clearToasts() {
+  toasts = [];
+  emit();
+}

@@ -1,0 +1,86 @@
+import { act, fireEvent, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { formatClock, formatCountdown } from "./countdown";
+import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
+import { clearToasts } from "./toast";
+
+beforeEach(() => clearToasts());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("formatCountdown", () => {
+  it("shows mm:ss", () => {
+    expect(formatCountdown(900)).toBe("15:00");
+    expect(formatCountdown(65)).toBe("01:05");
+    expect(formatCountdown(9)).toBe("00:09");
+    expect(formatCountdown(0)).toBe("00:00");
+    expect(formatCountdown(-3)).toBe("00:00");
+  });
+  it("keeps counting minutes past an hour", () => {
+    expect(formatCountdown(3600)).toBe("60:00");
+  });
+});
+
+describe("formatClock", () => {
+  it("shows the time as HH:mm", () => {
+    expect(formatClock(new Date(2025, 0, 2, 7, 5, 59))).toBe("07:05");
+    expect(formatClock(new Date(2025, 0, 2, 23, 45))).toBe("23:45");
+  });
+});
+
+function startWithTimeout(seconds: number, path = "/") {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  vi.setSystemTime(new Date(2025, 5, 1, 9, 30, 0));
+  fakeServer(
+    signedInHandlers({
+      "GET /config.json": () => ({ data: { ...demoConfig, inactivityTimeoutSeconds: seconds } }),
+    }),
+  );
+  return renderApp(path);
+}
+const tick = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+describe("inactivity countdown (spec §4)", () => {
+  it("ticks every second and navigates to /logout at zero", async () => {
+    const { router } = startWithTimeout(3);
+    const timer = await screen.findByRole("timer");
+    expect(timer).toHaveTextContent("00:03");
+    expect(screen.getByText("09:30")).toBeInTheDocument();
+    await tick(1000);
+    expect(timer).toHaveTextContent("00:02");
+    await tick(1000);
+    expect(timer).toHaveTextContent("00:01");
+    expect(router.state.location.pathname).toBe("/");
+    await tick(1000);
+    expect(router.state.location.pathname).toBe("/logout");
+    expect(await screen.findByText("You have been logged out!")).toBeInTheDocument();
+  });
+
+  it("starts again on every route change", async () => {
+    const { router } = startWithTimeout(5);
+    const timer = await screen.findByRole("timer");
+    await tick(3000);
+    expect(timer).toHaveTextContent("00:02");
+    await act(() => router.navigate("/therapy-categories"));
+    expect(screen.getByRole("timer")).toHaveTextContent("00:05");
+    await tick(4000);
+    expect(router.state.location.pathname).toBe("/therapy-categories");
+  });
+
+  it("starts again on typing and pointing, so a long form is not thrown out", async () => {
+    const { router } = startWithTimeout(5);
+    const timer = await screen.findByRole("timer");
+    await tick(4000);
+    expect(timer).toHaveTextContent("00:01");
+    fireEvent.keyDown(document.body, { key: "a" });
+    expect(timer).toHaveTextContent("00:05");
+    await tick(4000);
+    fireEvent.pointerDown(document.body);
+    await tick(4000);
+    expect(router.state.location.pathname).toBe("/");
+    await tick(1000);
+    expect(router.state.location.pathname).toBe("/logout");
+  });
+});

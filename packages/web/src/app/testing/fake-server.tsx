@@ -1,0 +1,163 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type { AppConfig, MenuItem, SignedInUser, SiteOption } from "@trialdesk/domain";
+import type { ReactNode } from "react";
+import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
+import { vi } from "vitest";
+import { createQueryClient } from "../query-client";
+import { buildRoutes } from "../routes";
+import { SessionProvider } from "../session";
+import { Toaster } from "../toaster";
+
+/**
+ * A fake of the server's HTTP contract for the frame's tests: handlers keyed by "METHOD /path"
+ * answer with the envelope; every call is recorded with its headers and body.
+ */
+export type Reply = { status?: number; data?: unknown; error?: string } | Promise<never>;
+export type Handler = (call: Call) => Reply;
+export type Call = { method: string; path: string; headers: Record<string, string>; body: unknown };
+
+export const demoUser: SignedInUser = {
+  id: 1,
+  uuid: "usr-00000000-0000-4000-8000-000000000001",
+  email: "admin@example.com",
+  profile: { firstName: "Ada", lastName: "Admin" },
+  isAdmin: true,
+  siteIds: [1, 2],
+};
+
+export const demoConfig: AppConfig = {
+  apiBaseUrl: "/api",
+  defaultPageSize: 20,
+  inactivityTimeoutSeconds: 900,
+  minimumPatientAge: 18,
+  maximumPatientAge: 100,
+  summaryStudyUuid: "std-00000000-0000-4000-8000-000000000042",
+};
+
+export const demoSites: SiteOption[] = [
+  {
+    id: 1,
+    uuid: "sit-00000000-0000-4000-8000-000000000001",
+    code: "BUD",
+    shortName: "Budapest",
+    city: "Budapest",
+  },
+  { id: 2, uuid: "sit-00000000-0000-4000-8000-000000000002", code: "VIE", shortName: "Vienna", city: "Wien" },
+];
+
+export const demoMenu: MenuItem[] = [
+  { key: "home", label: "Home", route: "/", icon: "house", iconVariant: null, children: [] },
+  {
+    key: "reference",
+    label: "Reference data",
+    route: null,
+    icon: "database",
+    iconVariant: null,
+    children: [
+      {
+        key: "therapy-categories",
+        label: "Therapy categories",
+        route: "/therapy-categories",
+        icon: "no-such-icon",
+        iconVariant: null,
+        children: [],
+      },
+    ],
+  },
+];
+
+/** The handlers of a signed-in start-up: config, token, me, menu and sites. */
+export function signedInHandlers(overrides: Record<string, Handler> = {}): Record<string, Handler> {
+  return {
+    "GET /config.json": () => ({ data: demoConfig }),
+    "POST /api/token": () => ({
+      data: { accessToken: "access-1", accessTokenExpire: 900, csrfToken: "csrf-1" },
+    }),
+    "GET /api/me": () => ({ data: demoUser }),
+    "GET /api/me/menu": () => ({ data: demoMenu }),
+    "GET /api/me/sites": () => ({ data: { items: demoSites } }),
+    "GET /api/logout": () => ({ data: null }),
+    ...overrides,
+  };
+}
+
+export function fakeServer(handlers: Record<string, Handler>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), "http://localhost");
+    const method = (init.method ?? "GET").toUpperCase();
+    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
+    const call: Call = {
+      method,
+      path: url.pathname,
+      headers,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    const handler = handlers[`${method} ${url.pathname}`];
+    if (!handler) return envelopeResponse(404, undefined, `No fake for ${method} ${url.pathname}`);
+    const reply = await handler(call);
+    // /config.json is not an API answer: it is the bare configuration.
+    if (url.pathname === "/config.json")
+      return new Response(JSON.stringify(reply.data), { status: reply.status ?? 200 });
+    return envelopeResponse(reply.status ?? 200, reply.data, reply.error);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return {
+    calls,
+    callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path),
+  };
+}
+
+function envelopeResponse(status: number, data: unknown, error?: string): Response {
+  const ok = status < 400;
+  return new Response(
+    JSON.stringify({
+      header: {
+        result: ok ? "success" : "error",
+        errorMessage: ok ? null : (error ?? "Failed"),
+        errorCode: ok ? null : "ERROR",
+        errorDetail: null,
+        fieldErrors: [],
+        requestId: "req-1",
+      },
+      data: data ?? null,
+    }),
+    { status, headers: { "Content-Type": "application/json" } },
+  );
+}
+
+/** A small screen standing in for the resources' routes. */
+export const testResourceRoutes: RouteObject[] = [
+  { path: "/therapy-categories", element: <h1>Therapy categories list</h1> },
+  { path: "/patients/create", element: <h1>Patient form</h1> },
+];
+export const testPublicRoutes: RouteObject[] = [
+  { path: "/therapy-categories/:itemId", element: <h1>Therapy category detail</h1> },
+];
+
+/** Renders the whole app (session, router, toasts) at a path, with the test routes for resources. */
+export function renderApp(
+  path: string,
+  extra: { children?: ReactNode; resourceRoutes?: RouteObject[] } = {},
+) {
+  const router = createMemoryRouter(
+    buildRoutes({
+      resourceRoutes: extra.resourceRoutes ?? testResourceRoutes,
+      publicResourceRoutes: testPublicRoutes,
+    }),
+    { initialEntries: [path] },
+  );
+  const queryClient = createQueryClient();
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <RouterProvider router={router} />
+        <Toaster />
+        {extra.children}
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  return { ...result, router, queryClient };
+}
