@@ -13,6 +13,7 @@ describe("phone contact", () => {
     expect(normalizePhone("36 30 123 4567")).toBe("+36 30 123 4567");
     expect(normalizePhone("+36 30 123 4567")).toBe("+36 30 123 4567");
     expect(normalizePhone("+0036 1")).toBe("+36 1");
+    expect(normalizePhone("+36+30 1")).toBe("+3630 1");
   });
 
   it("pads a one-digit country code followed by a space to two digits", () => {

@@ -14,7 +14,7 @@ export function phoneInput(value: string): string {
  * A phone number as it is kept, applied when the field loses focus (spec §5):
  * - a leading 00 becomes + ("0036 1 234" → "+36 1 234"), and so does "+00" (a typed 00 after an
  *   automatic +);
- * - it always starts with + ("36 1 234" → "+36 1 234"); an empty value stays empty;
+ * - it always starts with + ("36 1 234" → "+36 1 234"), and has no other plus; empty stays empty;
  * - "the country code padded to two digits": the country code is the digits between + and the
  *   first space; a one-digit code gets a leading zero ("+1 555 0100" → "+01 555 0100"). Without a
  *   space the code cannot be told from the number, so nothing is padded. Padding is skipped when it
@@ -24,6 +24,8 @@ export function phoneInput(value: string): string {
 export function normalizePhone(value: string): string {
   let phone = phoneInput(value).trim();
   if (phone === "") return "";
+  // A plus belongs only in front.
+  phone = phone.charAt(0) + phone.slice(1).replace(/\+/g, "");
   phone = phone.replace(/^\+?00/, "+");
   if (!phone.startsWith("+")) phone = `+${phone}`;
   const padded = phone.replace(/^\+(\d) /, "+0$1 ");
