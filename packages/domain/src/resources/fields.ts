@@ -18,13 +18,14 @@ export const timeField = () =>
     .union([z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Must be a time as HH:mm"), z.literal("")])
     .nullish();
 
-/** A number from a fixed list (visit types, statuses, phases, VAT …). */
-export const oneOf = <V extends number>(values: readonly V[]) =>
-  z
-    .number({ error: "Must be a number" })
-    .refine((value): value is V => (values as readonly number[]).includes(value), {
-      message: `Must be one of ${values.join(", ")}`,
-    });
+/**
+ * A number from a fixed list (visit types, statuses, phases, VAT …). Typed as a plain number so
+ * form values from selects fit without casts.
+ */
+export const oneOf = (values: readonly number[]) =>
+  z.number({ error: "Must be a number" }).refine((value) => values.includes(value), {
+    message: `Must be one of ${values.join(", ")}`,
+  });
 
 /** A whole number from 0 to max. */
 export const count = (max: number) =>

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import {
+  emptyProject,
+  firstProjectTabWithError,
+  normalizeProject,
+  projectFieldTab,
+  projectInternalCodeOf,
+  projectSchema,
+  projectTabErrorCounts,
+  validateProject,
+} from "./projects";
+
+const valid = () => {
+  const project = emptyProject();
+  return {
+    ...project,
+    workingName: "Cardio",
+    protocolNr: "PR-2025-001",
+    internalCode: "CROSPOCAR001",
+    projectStatusId: 30,
+    siteIds: [1],
+    details: { ...project.details, phase: 2, therapyAreaId: 4, croId: 1, sponsorId: 2 },
+  } as ReturnType<typeof emptyProject>;
+};
+
+describe("projects", () => {
+  it("gives every required message, keyed by field path, in the spec's order", () => {
+    const errors = validateProject({ ...emptyProject(), internalCode: "" });
+    expect(Object.entries(errors)).toEqual([
+      ["workingName", "Working name is required"],
+      ["protocolNr", "Protocol number is required"],
+      ["internalCode", "Internal code is required"],
+      ["details.sponsorId", "Sponsor is required"],
+      ["details.croId", "CRO is required"],
+      ["details.therapyAreaId", "Therapy area is required"],
+      ["details.phase", "Phase is required"],
+      ["projectStatusId", "Status is required"],
+      ["siteIds", "At least one site is required"],
+    ]);
+  });
+
+  it("lets a complete project pass, and refuses a paid percentage over 100", () => {
+    const project = valid();
+    expect(validateProject(project)).toEqual({});
+    const over = { ...project, finance: { ...project.finance, paidPercentage: 101 } };
+    expect(validateProject(over)).toEqual({ "finance.paidPercentage": "Paid percentage cannot exceed 100" });
+    expect(projectSchema.safeParse(over).success).toBe(true);
+  });
+
+  it("counts errors per tab; all required ones are on Basic", () => {
+    const errors = validateProject({
+      ...emptyProject(),
+      finance: { ...emptyProject().finance, paidPercentage: 150 },
+    });
+    expect(projectTabErrorCounts(errors)).toEqual({
+      Basic: 8,
+      Details: 0,
+      Settings: 0,
+      Finance: 1,
+      Staff: 0,
+    });
+    expect(firstProjectTabWithError(errors)).toBe("Basic");
+    expect(firstProjectTabWithError({ "finance.vat": "x", "settings.rescreen": "y" })).toBe("Settings");
+    expect(firstProjectTabWithError({})).toBeNull();
+  });
+
+  it("places fields on their tabs, server paths included", () => {
+    expect(projectFieldTab("details.phase")).toBe("Basic");
+    expect(projectFieldTab("siteIds.0")).toBe("Basic");
+    expect(projectFieldTab("details.officialTitle")).toBe("Details");
+    expect(projectFieldTab("finance.currency")).toBe("Finance");
+    expect(projectFieldTab("settings.rescreen")).toBe("Settings");
+  });
+
+  it("computes the internal code from the chosen partners and therapy area", () => {
+    const project = valid();
+    const partners = [
+      { id: 1, code: "CRX" },
+      { id: 2, code: "SPO" },
+    ];
+    expect(projectInternalCodeOf(project, partners, [{ id: 4, code: "CAR" }])).toBe("CRXSPOCAR001");
+    expect(projectInternalCodeOf(project, partners, [])).toBe("CRXSPO???001");
+  });
+
+  it("truncates finance numbers to 3 digits", () => {
+    const project = valid();
+    const finance = normalizeProject({
+      ...project,
+      finance: { ...project.finance, settlementDays: 1234, paymentDays: 30, paidPercentage: 1000 },
+    }).finance;
+    expect(finance).toMatchObject({ settlementDays: 123, paymentDays: 30, paidPercentage: 100 });
+  });
+
+  it("accepts the empty form's shape and refuses unknown values", () => {
+    expect(projectSchema.safeParse(emptyProject()).success).toBe(true);
+    expect(projectSchema.safeParse({ ...valid(), projectStatusId: 35 }).success).toBe(false);
+    const project = valid();
+    expect(projectSchema.safeParse({ ...project, finance: { ...project.finance, vat: 20 } }).success).toBe(
+      false,
+    );
+    expect(
+      projectSchema.safeParse({ ...project, finance: { ...project.finance, currency: "JPY" } }).success,
+    ).toBe(false);
+  });
+});

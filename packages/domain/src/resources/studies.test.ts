@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { emptyStudy, normalizeStudy, studySchema, validateStudy } from "./studies";
+
+describe("studies", () => {
+  it("gives every required message in the spec's order", () => {
+    expect(Object.entries(validateStudy(emptyStudy()))).toEqual([
+      ["projectId", "Project is required"],
+      ["workingName", "Working name is required"],
+      ["variant", "Variant is required"],
+      ["fpfv", "FPFV is required"],
+      ["lpfv", "LPFV is required"],
+      ["lplv", "LPLV is required"],
+      ["projectStatusId", "Status is required"],
+    ]);
+  });
+
+  it("passes a complete study and accepts it with its view fields", () => {
+    const study = {
+      id: 3,
+      uuid: "std-x",
+      version: 1,
+      projectId: 1,
+      variant: "NORMAL" as const,
+      workingName: "PR-001_NORMAL",
+      fpfv: "2025-01-01",
+      lpfv: "2025-06-30",
+      lplv: "2025-12-31",
+      projectStatusId: 30,
+      projectWorkingName: "Cardio",
+      projectInternalCode: "CRXSPOCAR001",
+      protocolNr: "PR-001",
+    };
+    expect(validateStudy(study)).toEqual({});
+    expect(studySchema.safeParse(study).success).toBe(true);
+    expect(studySchema.safeParse({ ...study, variant: "OTHER" }).success).toBe(false);
+    expect(studySchema.safeParse({ ...study, fpfv: "2025-02-30" }).success).toBe(false);
+  });
+
+  it("treats an emptied date as missing", () => {
+    const study = normalizeStudy({ ...emptyStudy(), fpfv: "" });
+    expect(study.fpfv).toBeNull();
+    expect(validateStudy(study).fpfv).toBe("FPFV is required");
+    expect(studySchema.safeParse({ ...emptyStudy(), fpfv: "" }).success).toBe(true);
+  });
+});
