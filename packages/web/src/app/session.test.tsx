@@ -2,7 +2,7 @@ import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client";
-import { useSession } from "./session";
+import { createSessionStore, useSession } from "./session";
 import { demoUser, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
 
@@ -172,5 +172,40 @@ describe("sign-out", () => {
     await user.click(screen.getByRole("menuitem", { name: "Log out" }));
     expect(await screen.findByText("You have been logged out!")).toBeInTheDocument();
     await waitFor(() => expect(server.callsTo("GET", "/api/logout")).toHaveLength(1));
+  });
+});
+
+describe("several tabs", () => {
+  it("ends this tab's session when another tab signs out", async () => {
+    fakeServer(signedInHandlers());
+    const other = createSessionStore();
+    await other.start();
+    renderApp("/", { children: <SessionProbe /> });
+    await screen.findByRole("link", { name: "New visit" });
+    await act(() => other.signOut());
+    expect(await screen.findByText("Welcome back!")).toBeInTheDocument();
+    expect(probe()).toHaveTextContent("success|anonymous|");
+    other.dispose();
+  });
+
+  it("ends this tab's session when another tab signs in as someone else", async () => {
+    const someoneElse = {
+      ...demoUser,
+      uuid: "usr-00000000-0000-4000-8000-000000000002",
+      email: "b@example.com",
+    };
+    fakeServer(
+      signedInHandlers({
+        "POST /api/auth": () => ({
+          data: { user: someoneElse, accessToken: "access-b", accessTokenExpire: 900, csrfToken: "csrf-b" },
+        }),
+      }),
+    );
+    renderApp("/", { children: <SessionProbe /> });
+    await screen.findByRole("link", { name: "New visit" });
+    const other = createSessionStore();
+    await act(() => other.signIn("b@example.com", "secret123"));
+    expect(await screen.findByText("Welcome back!")).toBeInTheDocument();
+    other.dispose();
   });
 });

@@ -23,6 +23,20 @@ export const userFailedMessage = "Failed to get user info";
 /** Refresh this long before the access token expires (or at 80% of a shorter lifetime). */
 const refreshLeadMs = 60_000;
 
+/**
+ * Every tab shares the refresh cookie and the server rotates it on each use (reusing a rotated one
+ * revokes the whole family), so tabs take turns: a Web Lock serialises the token calls.
+ */
+function requestToken(): Promise<TokenResponse> {
+  const call = () => api.raw<TokenResponse>("post", "token", { type: "refresh_token" });
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  return locks ? locks.request("trialdesk-token", call) : call();
+}
+
+/** Tabs tell each other who signed in or out, so no tab keeps showing a user the cookie no longer has. */
+type SessionMessage = { type: "signed-in"; userUuid: string } | { type: "signed-out" };
+const channelName = "trialdesk-session";
+
 export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
   let state: SessionState = { status: "idle", user: null, error: null };
   let accessToken: string | null = null;
@@ -61,8 +75,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
   /** One refresh at a time: the refresh token rotates, so parallel refreshes would revoke each other. */
   const refresh = (): Promise<boolean> => {
     const asked = epoch;
-    refreshing ??= api
-      .raw<TokenResponse>("post", "token", { type: "refresh_token" })
+    refreshing ??= requestToken()
       .then((token) => {
         if (asked !== epoch) return false;
         keepTokens(token);
@@ -82,6 +95,23 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     set({ status: "error", user: null, error: tokenFailedMessage });
     options.onSignedOut?.();
   };
+
+  /** Another tab signed out, or signed in as someone else: this tab's session is over too. */
+  const endedElsewhere = () => {
+    if (!state.user) return;
+    epoch++;
+    clearTokens();
+    set({ status: "success", user: null, error: null });
+    options.onSignedOut?.();
+  };
+  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(channelName) : null;
+  if (channel) {
+    channel.onmessage = (event: MessageEvent<SessionMessage>) => {
+      const message = event.data;
+      if (message.type === "signed-out" || message.userUuid !== state.user?.uuid) endedElsewhere();
+    };
+  }
+  const tell = (message: SessionMessage) => channel?.postMessage(message);
 
   configureApi({
     session: { accessToken: () => accessToken, csrfToken: () => csrfToken, refresh, signedOut },
@@ -104,7 +134,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     const asked = epoch;
     let token: TokenResponse;
     try {
-      token = await api.raw<TokenResponse>("post", "token", { type: "refresh_token" });
+      token = await requestToken();
     } catch (error) {
       if (asked !== epoch) return;
       set({ status: "error", user: null, error: tokenFailedMessage });
@@ -134,6 +164,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
       const auth = await api.raw<AuthResponse>("post", "auth", { username: email, password });
       keepTokens(auth);
       set({ status: "success", user: auth.user, error: null });
+      tell({ type: "signed-in", userUuid: auth.user.uuid });
     } catch (error) {
       set({ status: "error", user: null, error: errorText(error) });
       throw error;
@@ -154,6 +185,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     epoch++;
     clearTokens();
     set({ status: "success", user: null, error: null });
+    tell({ type: "signed-out" });
     options.onSignedOut?.();
   };
 
@@ -169,7 +201,10 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     refresh,
     /** For tests: the tokens the API client sends. */
     tokens: () => ({ accessToken, csrfToken }),
-    dispose: () => clearTimeout(refreshTimer),
+    dispose: () => {
+      clearTimeout(refreshTimer);
+      channel?.close();
+    },
   };
 }
 
