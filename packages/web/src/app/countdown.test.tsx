@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { formatClock, formatCountdown } from "./countdown";
+import { formatClock, formatCountdown, isSessionExpiry } from "./countdown";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
 
@@ -55,6 +55,7 @@ describe("inactivity countdown (spec §4)", () => {
     expect(router.state.location.pathname).toBe("/");
     await tick(1000);
     expect(router.state.location.pathname).toBe("/logout");
+    expect(isSessionExpiry(router.state.location)).toBe(true);
     expect(await screen.findByText("You have been logged out!")).toBeInTheDocument();
   });
 

@@ -12,6 +12,15 @@ export function formatClock(date: Date): string {
   return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
 }
 
+/**
+ * The navigation to /logout at zero carries this state, so an unsaved-changes guard can let it pass:
+ * an expired session must end even with a half-typed form on screen.
+ */
+export const sessionExpiredState = { sessionExpired: true } as const;
+export function isSessionExpiry(location: { state?: unknown }): boolean {
+  return (location.state as { sessionExpired?: boolean } | null)?.sessionExpired === true;
+}
+
 /** Keys and pointers count as activity too, so someone typing a long form is not signed out. */
 const activityEvents = ["keydown", "pointerdown"] as const;
 
@@ -39,7 +48,7 @@ export function useInactivityCountdown(timeoutSeconds: number): { remaining: num
       setNow(new Date());
       if (left === 0) {
         clearInterval(timer.current);
-        navigate("/logout");
+        navigate("/logout", { state: sessionExpiredState });
       }
     }, 1000);
   }, [timeoutSeconds, navigate]);
