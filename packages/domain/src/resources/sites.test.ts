@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { barcodePrefixWithSeparator, emptySite, normalizeSite, siteSchema, validateSite } from "./sites";
+import {
+  barcodePrefixWithSeparator,
+  emptySite,
+  normalizeSite,
+  prepareSiteForSave,
+  siteSchema,
+  validateSite,
+} from "./sites";
 
 describe("sites", () => {
   it("requires name, short name and code with the spec's messages", () => {
@@ -24,6 +31,10 @@ describe("sites", () => {
     expect(barcodePrefixWithSeparator("ABCDE")).toBe("ABCD-");
     expect(barcodePrefixWithSeparator("")).toBeNull();
     expect(barcodePrefixWithSeparator(null)).toBeNull();
+    expect(prepareSiteForSave({ code: "bud", barcodePrefix: "bud" })).toEqual({
+      code: "BUD",
+      barcodePrefix: "BUD-",
+    });
   });
 
   it("accepts the empty form and refuses unknown fields", () => {

@@ -63,7 +63,7 @@ export function barcodePrefixWithSeparator(value: string | null | undefined): st
 
 /**
  * Code upper-cased and cut to 5, barcode prefix masked, country code upper-cased (spec §5). Safe
- * on every keystroke; the server adds the barcode separator with barcodePrefixWithSeparator.
+ * on every keystroke; prepareSiteForSave adds the barcode separator.
  */
 export function normalizeSite<T extends Partial<SiteInput>>(data: T): T {
   const next = { ...data };
@@ -71,6 +71,14 @@ export function normalizeSite<T extends Partial<SiteInput>>(data: T): T {
   if (typeof next.barcodePrefix === "string") next.barcodePrefix = barcodePrefixInput(next.barcodePrefix);
   if (typeof next.countryCode === "string") next.countryCode = blankToNull(next.countryCode.toUpperCase());
   return next;
+}
+
+/** What is saved: the barcode prefix ending in its separator. Not for keystrokes. */
+export function prepareSiteForSave<T extends Partial<SiteInput>>(data: T): T {
+  const next = normalizeSite(data);
+  return "barcodePrefix" in next
+    ? { ...next, barcodePrefix: barcodePrefixWithSeparator(next.barcodePrefix) }
+    : next;
 }
 
 export const emptySite = (): Partial<SiteInput> => ({
