@@ -30,15 +30,23 @@ function notBuiltCrud(resource: string, title: string): RouteObject[] {
 }
 
 const therapyCategories = {
-  list: notBuilt("Therapy categories"),
-  form: notBuilt("Therapy categories"),
-  detail: notBuilt("Therapy categories"),
-};
+  list: async () => ({
+    Component: (await import("./therapy-categories/therapy-category-screens")).TherapyCategoryList,
+  }),
+  form: async () => ({
+    Component: (await import("./therapy-categories/therapy-category-screens")).TherapyCategoryForm,
+  }),
+  detail: async () => ({
+    Component: (await import("./therapy-categories/therapy-category-screens")).TherapyCategoryDetail,
+  }),
+} satisfies Record<string, Lazy>;
 const therapyAreas = {
-  list: notBuilt("Therapy areas"),
-  form: notBuilt("Therapy areas"),
-  detail: notBuilt("Therapy areas"),
-};
+  list: async () => ({ Component: (await import("./therapy-areas/therapy-area-screens")).TherapyAreaList }),
+  form: async () => ({ Component: (await import("./therapy-areas/therapy-area-screens")).TherapyAreaForm }),
+  detail: async () => ({
+    Component: (await import("./therapy-areas/therapy-area-screens")).TherapyAreaDetail,
+  }),
+} satisfies Record<string, Lazy>;
 
 /** The public detail pages (spec §2.1): no sign-in needed. */
 export const publicResourceRoutes: RouteObject[] = [

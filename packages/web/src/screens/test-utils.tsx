@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import type { FieldError } from "@trialdesk/domain";
+import type { FieldError, SignedInUser } from "@trialdesk/domain";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { vi } from "vitest";
+import { SessionProvider } from "../app/session";
 import { useToasts } from "../app/toast";
 
 /** Test helpers for the screens: a data router with a query client, and a fetch stub speaking the envelope. */
@@ -20,15 +21,25 @@ function ToastList() {
   );
 }
 
-export function renderRoutes(routes: RouteObject[], initialEntries: string[]) {
+export function renderRoutes(
+  routes: RouteObject[],
+  initialEntries: string[],
+  options: { session?: boolean } = {},
+) {
   const router = createMemoryRouter(routes, { initialEntries, initialIndex: initialEntries.length - 1 });
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
-  const view = render(
-    <QueryClientProvider client={client}>
+  const app = (
+    <>
       <RouterProvider router={router} />
       <ToastList />
+    </>
+  );
+  // The real session start-up runs against the stubbed fetch (see signedInAs).
+  const view = render(
+    <QueryClientProvider client={client}>
+      {options.session ? <SessionProvider>{app}</SessionProvider> : app}
     </QueryClientProvider>,
   );
   return { router, client, ...view };
@@ -54,6 +65,7 @@ export function stubApi(handler: (call: Call) => Reply | undefined) {
         body: init.body ? JSON.parse(String(init.body)) : undefined,
       };
       calls.push(call);
+      if (call.path === "/config.json") return new Response("{}", { status: 200 });
       const reply = handler(call) ?? { status: 404, errorMessage: "Not found" };
       const status = reply.status ?? 200;
       const ok = status < 400;
@@ -74,4 +86,17 @@ export function stubApi(handler: (call: Call) => Reply | undefined) {
     }),
   );
   return calls;
+}
+
+/** Answers the session start-up calls: signed in as `user`, or signed out when null. */
+export function signedInAs(user: SignedInUser | null, handler: (call: Call) => Reply | undefined) {
+  return (call: Call): Reply | undefined => {
+    if (call.path === "/api/token")
+      return user
+        ? { data: { accessToken: "token", accessTokenExpire: 900, csrfToken: "csrf" } }
+        : { status: 401, errorMessage: "Not signed in" };
+    if (call.path === "/api/me")
+      return user ? { data: user } : { status: 401, errorMessage: "Not signed in" };
+    return handler(call);
+  };
 }

@@ -1,0 +1,66 @@
+import {
+  emptyTherapyArea,
+  lookupPageSizes,
+  normalizeTherapyArea,
+  type TherapyArea,
+  type TherapyAreaInput,
+  validateTherapyArea,
+} from "@trialdesk/domain";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+
+/** Therapy areas (spec §2.5, §5). */
+const list: ListDescription<TherapyArea> = {
+  resource: "therapy-areas",
+  title: "Therapy areas",
+  columns: [
+    { key: "id", title: "ID", sortable: true, className: "w-20" },
+    { key: "name", title: "Name", sortable: true },
+    { key: "code", title: "Code", sortable: true, className: "w-24" },
+    { key: "therapyCategoryName", title: "Category name", sortable: true },
+  ],
+  options: { remove: true },
+};
+
+const form: FormDescription<Partial<TherapyAreaInput>> = {
+  resource: "therapy-areas",
+  title: "Therapy area",
+  empty: emptyTherapyArea,
+  normalize: normalizeTherapyArea,
+  validate: validateTherapyArea,
+  fields: [
+    { name: "name", label: "Name", required: true },
+    { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
+    {
+      name: "therapyCategoryId",
+      label: "Therapy Category",
+      required: true,
+      kind: "select",
+      lookup: {
+        resource: "therapy-categories",
+        pageSize: lookupPageSizes["therapy-categories"],
+        option: (category) => ({ value: category.id, label: category.name }),
+      },
+    },
+  ],
+};
+
+const detail: DetailDescription<TherapyArea> = {
+  resource: "therapy-areas",
+  title: "Therapy area",
+  idLabel: "ID",
+  rows: [
+    { label: "Name", value: (item) => item.name },
+    { label: "Code", value: (item) => item.code },
+    {
+      label: "Category",
+      value: (item) =>
+        item.therapyCategoryId ? `${item.therapyCategoryName} (${item.therapyCategoryId})` : "—",
+    },
+  ],
+};
+
+export const TherapyAreaList = () => <ListScreen description={list} />;
+export const TherapyAreaForm = () => <FormScreen description={form} />;
+export const TherapyAreaDetail = () => <DetailScreen description={detail} />;

@@ -1,0 +1,48 @@
+import {
+  emptyTherapyCategory,
+  normalizeTherapyCategory,
+  type TherapyCategory,
+  type TherapyCategoryInput,
+  validateTherapyCategory,
+} from "@trialdesk/domain";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+
+/** Therapy categories (spec §2.5, §5). */
+const list: ListDescription<TherapyCategory> = {
+  resource: "therapy-categories",
+  title: "Therapy categories",
+  pageSize: 10,
+  columns: [
+    { key: "id", title: "ID", sortable: true, className: "w-20" },
+    { key: "name", title: "Name", sortable: true },
+    { key: "code", title: "Code", sortable: true, className: "w-24" },
+  ],
+  options: { remove: true },
+};
+
+const form: FormDescription<Partial<TherapyCategoryInput>> = {
+  resource: "therapy-categories",
+  title: "Therapy category",
+  empty: emptyTherapyCategory,
+  normalize: normalizeTherapyCategory,
+  validate: validateTherapyCategory,
+  fields: [
+    { name: "name", label: "Name", required: true },
+    { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
+  ],
+};
+
+const detail: DetailDescription<TherapyCategory> = {
+  resource: "therapy-categories",
+  title: "Therapy category",
+  rows: [
+    { label: "Name", value: (item) => item.name },
+    { label: "Code", value: (item) => item.code },
+  ],
+};
+
+export const TherapyCategoryList = () => <ListScreen description={list} />;
+export const TherapyCategoryForm = () => <FormScreen description={form} />;
+export const TherapyCategoryDetail = () => <DetailScreen description={detail} />;

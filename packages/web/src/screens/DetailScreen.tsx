@@ -1,0 +1,169 @@
+import { useQuery } from "@tanstack/react-query";
+import type { AuditEvent } from "@trialdesk/domain";
+import { format as formatDate } from "date-fns";
+import { ArrowLeft, Pencil } from "lucide-react";
+import { type ReactNode, useEffect } from "react";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { ApiError, api } from "../api/client";
+import { useSession } from "../app/session";
+import { toast } from "../app/toast";
+import { Button } from "../ui/button";
+import { Spinner } from "../ui/spinner";
+import type { Row } from "./ListScreen";
+
+export type DetailRow<T extends Row = Row> = { label: string; value: (item: T) => ReactNode };
+
+export type DetailDescription<T extends Row = Row> = {
+  resource: string;
+  title: string;
+  /** The rows after Id and Uuid, which are always shown. */
+  rows: DetailRow<T>[];
+  /** How the Id and Uuid rows are titled ("ID", "UUID" on some screens). */
+  idLabel?: string;
+  uuidLabel?: string;
+  /** The read format (spec §7: view unless told otherwise). */
+  format?: string;
+};
+
+const show = (value: unknown): ReactNode =>
+  value === null || value === undefined || value === "" ? "—" : String(value);
+
+/**
+ * The generic detail screen of spec §2.4: label / value rows with Id and Uuid always, Back one step in
+ * history, and the record's History from the audit trail (signed-in users only).
+ */
+export function DetailScreen<T extends Row>({ description }: { description: DetailDescription<T> }) {
+  const { resource, title, rows, idLabel = "Id", uuidLabel = "Uuid", format = "view" } = description;
+  const { itemId = "" } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { user } = useSession();
+
+  const record = useQuery({
+    queryKey: ["detail", resource, itemId, format],
+    queryFn: () => api.get<T>(`${resource}/${itemId}`, { format }),
+  });
+  useEffect(() => {
+    if (record.error)
+      toast({ title: `Can not display data: ${record.error.message}`, variant: "destructive" });
+  }, [record.error]);
+
+  const item = record.data;
+  const goBack = () => {
+    const idx = (window.history.state as { idx?: number } | null)?.idx;
+    const canGoBack = idx !== undefined ? idx > 0 : location.key !== "default";
+    if (canGoBack) navigate(-1);
+    else navigate(user ? `/${resource}` : "/");
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <section className="rounded-lg border border-gray-200 bg-white shadow-sm">
+        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
+          <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
+          <div className="flex items-center gap-2">
+            <Button variant="secondary" onClick={goBack}>
+              <ArrowLeft aria-hidden="true" className="size-4" />
+              Back
+            </Button>
+            {user && item && (
+              <Link
+                to={`/${resource}/${item.uuid}/edit`}
+                className="inline-flex items-center gap-1.5 rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+              >
+                <Pencil aria-hidden="true" className="size-4" />
+                Edit
+              </Link>
+            )}
+          </div>
+        </header>
+        <div className="p-4">
+          {record.isPending ? (
+            <Spinner label="Loading..." />
+          ) : item ? (
+            <dl className="grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-6 gap-y-2 text-sm">
+              {[
+                { label: idLabel, value: (i: T) => show(i.id) },
+                { label: uuidLabel, value: (i: T) => show(i.uuid) },
+                ...rows,
+              ].map((row) => (
+                <div key={row.label} className="contents">
+                  <dt className="font-medium text-gray-600">{row.label}</dt>
+                  <dd className="break-all text-gray-900">{row.value(item)}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <p className="text-sm text-gray-600">The record could not be shown.</p>
+          )}
+        </div>
+      </section>
+      {item && <History resource={resource} uuid={String(item.uuid)} />}
+    </div>
+  );
+}
+
+const actionNames: Record<AuditEvent["action"], string> = {
+  create: "Created",
+  update: "Updated",
+  delete: "Deleted",
+};
+
+const formatValue = (value: unknown) =>
+  value === null || value === undefined || value === ""
+    ? "—"
+    : typeof value === "object"
+      ? JSON.stringify(value)
+      : String(value);
+
+/** The record's audit trail, newest first; hidden where the reader may not see it (public pages). */
+function History({ resource, uuid }: { resource: string; uuid: string }) {
+  const history = useQuery({
+    queryKey: ["audit", resource, uuid],
+    queryFn: () => api.get<{ items: AuditEvent[] }>("audit", { resource, uuid }),
+  });
+  const forbidden = history.error instanceof ApiError && [401, 403].includes(history.error.status);
+  if (forbidden) return null;
+  return (
+    <section aria-labelledby="history-title" className="rounded-lg border border-gray-200 bg-white shadow-sm">
+      <h2
+        id="history-title"
+        className="border-b border-gray-200 px-4 py-3 text-base font-semibold text-gray-900"
+      >
+        History
+      </h2>
+      <div className="p-4 text-sm">
+        {history.isPending ? (
+          <Spinner label="Loading..." />
+        ) : history.error ? (
+          <p className="text-red-700">Can not load the history: {history.error.message}</p>
+        ) : history.data.items.length === 0 ? (
+          <p className="text-gray-600">No changes recorded.</p>
+        ) : (
+          <ol className="flex flex-col gap-3">
+            {history.data.items.map((event) => (
+              <li key={event.id} className="rounded-md border border-gray-100 bg-gray-50 px-3 py-2">
+                <p className="text-gray-900">
+                  <span className="font-medium">{actionNames[event.action]}</span> by{" "}
+                  <span className="font-medium">{event.userName ?? "unknown user"}</span> on{" "}
+                  <time dateTime={event.at}>{formatDate(new Date(event.at), "yyyy-MM-dd HH:mm:ss")}</time>
+                  {event.reason && <span className="text-gray-600"> — {event.reason}</span>}
+                </p>
+                {event.changes.length > 0 && (
+                  <ul className="mt-1 flex flex-col gap-0.5 text-gray-700">
+                    {event.changes.map((change) => (
+                      <li key={change.field}>
+                        <span className="font-medium">{change.field}</span>: {formatValue(change.old)} →{" "}
+                        {formatValue(change.new)}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </section>
+  );
+}

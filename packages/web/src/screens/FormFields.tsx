@@ -1,0 +1,141 @@
+import { useQuery } from "@tanstack/react-query";
+import { type ListData, valueAt } from "@trialdesk/domain";
+import { api, type Query } from "../api/client";
+import { Checkbox } from "../ui/checkbox";
+import { type ControlProps, Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { SearchableSelect, type SelectOption, type SelectValue } from "../ui/select";
+import type { Row } from "./ListScreen";
+import type { FormApi } from "./useFormState";
+
+/** Options read from another resource's list, e.g. the therapy categories of a therapy area (spec §7 Lookups). */
+export type Lookup = {
+  resource: string;
+  pageSize: number;
+  query?: Query;
+  option: (item: Row) => SelectOption;
+};
+
+type Common = {
+  /** The field's key or dotted path in the form data; also where its errors are keyed. */
+  name: string;
+  label: string;
+  required?: boolean;
+  hint?: string;
+  /** "small" for short codes. */
+  width?: "small" | "medium" | "full";
+};
+
+export type FieldSpec =
+  | (Common & { kind?: "text"; type?: "text" | "email" | "password"; maxLength?: number; readOnly?: boolean })
+  | (Common & { kind: "checkbox" })
+  | (Common & {
+      kind: "select";
+      options?: SelectOption[];
+      lookup?: Lookup;
+      placeholder?: string;
+      emptyText?: string;
+    });
+
+const widths = { small: "max-w-28", medium: "max-w-sm", full: "" } as const;
+
+export const fieldId = (name: string) => `field-${name.replaceAll(".", "-")}`;
+
+/** One field of a form description, bound to the form state. */
+export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T> }) {
+  const value = valueAt(form.formData, spec.name);
+  const error = form.errors[spec.name];
+  const id = fieldId(spec.name);
+  if (spec.kind === "checkbox") {
+    return (
+      <div>
+        <Checkbox
+          id={id}
+          label={spec.label}
+          checked={value === true}
+          onCheckedChange={(checked) => form.setValue(spec.name, checked)}
+        />
+        {error && <p className="mt-1 text-xs font-medium text-red-700">{error}</p>}
+      </div>
+    );
+  }
+  return (
+    <Field
+      id={id}
+      label={spec.label}
+      required={spec.required}
+      hint={spec.hint}
+      error={error}
+      className={widths[spec.width ?? "medium"]}
+    >
+      {(control) =>
+        spec.kind === "select" ? (
+          spec.lookup ? (
+            <LookupSelect
+              control={control}
+              lookup={spec.lookup}
+              value={value as SelectValue | null}
+              onChange={(v) => form.setValue(spec.name, v)}
+              placeholder={spec.placeholder}
+              emptyText={spec.emptyText}
+            />
+          ) : (
+            <SearchableSelect
+              {...control}
+              options={spec.options ?? []}
+              value={value as SelectValue | null}
+              onChange={(v) => form.setValue(spec.name, v)}
+              placeholder={spec.placeholder}
+              emptyText={spec.emptyText}
+            />
+          )
+        ) : (
+          <Input
+            {...control}
+            type={spec.type ?? "text"}
+            maxLength={spec.maxLength}
+            readOnly={spec.readOnly}
+            invalid={Boolean(error)}
+            autoComplete={spec.type === "password" ? "new-password" : "off"}
+            value={value === null || value === undefined ? "" : String(value)}
+            onChange={(event) => form.setValue(spec.name, event.target.value)}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+function LookupSelect({
+  control,
+  lookup,
+  value,
+  onChange,
+  placeholder,
+  emptyText,
+}: {
+  control: ControlProps;
+  lookup: Lookup;
+  value: SelectValue | null;
+  onChange: (value: SelectValue) => void;
+  placeholder?: string;
+  emptyText?: string;
+}) {
+  const query = { page: 1, pagesize: lookup.pageSize, ...lookup.query };
+  const options = useQuery({
+    queryKey: ["lookup", lookup.resource, query],
+    queryFn: () => api.get<ListData<Row>>(lookup.resource, query),
+    select: (data) => data.items.map(lookup.option),
+  });
+  return (
+    <SearchableSelect
+      {...control}
+      options={options.data ?? []}
+      loading={options.isPending}
+      value={value}
+      onChange={onChange}
+      placeholder={placeholder}
+      emptyText={emptyText}
+    />
+  );
+}

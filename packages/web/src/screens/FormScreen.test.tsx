@@ -1,0 +1,223 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { isUuidOf } from "@trialdesk/domain";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
+import { TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
+import { type Call, type Reply, renderRoutes, stubApi } from "./test-utils";
+
+const uuid = "thc-8f14e45f-ceea-467f-a8f0-1b2a3c4d5e6f";
+const stored = { id: 5, uuid, version: 1, name: "Oncology", code: "ONC" };
+
+const routes = [
+  { path: "/therapy-categories", element: <p>list page</p> },
+  { path: "/therapy-categories/create", element: <TherapyCategoryForm /> },
+  { path: "/therapy-categories/:itemId/edit", element: <TherapyCategoryForm /> },
+  { path: "/therapy-areas/create", element: <TherapyAreaForm /> },
+  { path: "/therapy-areas/:itemId/edit", element: <TherapyAreaForm /> },
+];
+
+function stubServer(onSave?: (call: Call) => Reply | undefined) {
+  return stubApi((call) => {
+    if (call.method === "GET" && call.path === `/api/therapy-categories/${uuid}`) return { data: stored };
+    if (call.method === "GET" && call.path === "/api/therapy-categories")
+      return {
+        data: {
+          items: [
+            { id: 3, uuid: "thc-3", name: "Oncology", code: "ONC" },
+            { id: 4, uuid: "thc-4", name: "Cardiology", code: "CAR" },
+          ],
+          pagination: { page: 1, pageSize: 1000, total: 2 },
+        },
+      };
+    if (call.method === "POST" || call.method === "PUT") return onSave?.(call);
+  });
+}
+
+const saveButton = () => screen.getByRole("button", { name: "Save" });
+const saveWhenReady = async (user: ReturnType<typeof userEvent.setup>) => {
+  await waitFor(() => expect(saveButton()).toBeEnabled());
+  await user.click(saveButton());
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("FormScreen", () => {
+  it("shows the client validation messages on the fields and sends nothing", async () => {
+    const calls = stubServer();
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/therapy-categories/create"]);
+    expect(screen.getByRole("heading", { name: "Therapy category" })).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Name"), "On");
+    await saveWhenReady(user);
+    const name = screen.getByLabelText("Name");
+    expect(name).toHaveAttribute("aria-invalid", "true");
+    expect(name).toHaveAccessibleDescription("Name must be at least 3 characters long");
+    expect(screen.getByLabelText("Code")).toHaveAccessibleDescription(
+      "Code is required 2 or 3 characters, unique",
+    );
+    expect(name).toBeRequired();
+    expect(calls.filter((c) => c.method !== "GET")).toHaveLength(0);
+  });
+
+  it("creates with a prefixed client uuid, toasts, and moves to the edit route of the saved record", async () => {
+    const calls = stubServer((call) => ({
+      status: 201,
+      data: { ...(call.body as object), id: 9, version: 1 },
+    }));
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, ["/therapy-categories/create"]);
+    await user.type(screen.getByLabelText("Name"), "Neurology");
+    await user.type(screen.getByLabelText("Code"), "neur");
+    // Forced upper case and cut to 3 as typed.
+    expect(screen.getByLabelText("Code")).toHaveValue("NEU");
+    expect(screen.getByRole("button", { name: "Reset" })).toBeInTheDocument();
+    await saveWhenReady(user);
+    expect(await screen.findByText("Therapy category created")).toBeInTheDocument();
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.path).toBe("/api/therapy-categories");
+    const body = post?.body as { uuid: string; name: string; code: string };
+    expect(isUuidOf("therapy-categories", body.uuid)).toBe(true);
+    expect(body).toMatchObject({ name: "Neurology", code: "NEU" });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/therapy-categories/${body.uuid}/edit`));
+    expect(screen.getByLabelText("Name")).toHaveValue("Neurology");
+    expect(screen.queryByRole("button", { name: "Reset" })).not.toBeInTheDocument();
+    // The saved record was handed over: no reload from the server.
+    expect(calls.filter((c) => c.method === "GET")).toHaveLength(0);
+  });
+
+  it("loads, updates with the version, and toasts Therapy category updated", async () => {
+    const calls = stubServer((call) => ({ data: { ...(call.body as object), version: 2 } }));
+    const user = userEvent.setup();
+    renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);
+    expect(await screen.findByDisplayValue("Oncology")).toBeInTheDocument();
+    await user.clear(screen.getByLabelText("Name"));
+    await user.type(screen.getByLabelText("Name"), "Oncology II");
+    await saveWhenReady(user);
+    expect(await screen.findByText("Therapy category updated")).toBeInTheDocument();
+    const put = calls.find((c) => c.method === "PUT");
+    expect(put?.path).toBe(`/api/therapy-categories/${uuid}`);
+    expect(put?.body).toEqual({ id: 5, uuid, version: 1, name: "Oncology II", code: "ONC" });
+  });
+
+  it("places a server field error on its field and toasts Invalid field data", async () => {
+    stubServer(() => ({
+      status: 400,
+      errorMessage: "Invalid field data",
+      fieldErrors: [{ field: "code", message: "Code must be unique" }],
+    }));
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/therapy-categories/create"]);
+    await user.type(screen.getByLabelText("Name"), "Oncology");
+    await user.type(screen.getByLabelText("Code"), "ONC");
+    await saveWhenReady(user);
+    expect(await screen.findByText("Invalid field data")).toBeInTheDocument();
+    expect(screen.getByLabelText("Code")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Code")).toHaveAccessibleDescription(
+      "Code must be unique 2 or 3 characters, unique",
+    );
+  });
+
+  it("on 409 says someone else changed the record and reloads only when asked", async () => {
+    let serverName = "Oncology";
+    const calls = stubApi((call) => {
+      if (call.method === "GET")
+        return { data: { ...stored, name: serverName, version: serverName === "Oncology" ? 1 : 2 } };
+      if (call.method === "PUT")
+        return { status: 409, errorMessage: "The record was changed by someone else" };
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);
+    const name = await screen.findByDisplayValue("Oncology");
+    serverName = "Oncology (changed)";
+    await user.type(name, " mine");
+    await saveWhenReady(user);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Someone else changed this record since you opened it.");
+    // The user's edit is still there until they choose to reload.
+    expect(screen.getByLabelText("Name")).toHaveValue("Oncology mine");
+    await user.click(within(alert).getByRole("button", { name: "Reload" }));
+    await waitFor(() => expect(screen.getByLabelText("Name")).toHaveValue("Oncology (changed)"));
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === "GET")).toHaveLength(2);
+  });
+
+  it("other failures toast Error saving with the server message", async () => {
+    stubServer(() => ({ status: 500, errorMessage: "Internal server error" }));
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/therapy-categories/create"]);
+    await user.type(screen.getByLabelText("Name"), "Oncology");
+    await user.type(screen.getByLabelText("Code"), "ONC");
+    await saveWhenReady(user);
+    expect(
+      await screen.findByText("Error saving Therapy category — Internal server error"),
+    ).toBeInTheDocument();
+  });
+
+  it("asks before leaving with unsaved changes: Stay on Page stays, Yes, Leave leaves", async () => {
+    stubServer();
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, ["/therapy-categories", `/therapy-categories/${uuid}/edit`]);
+    await user.type(await screen.findByDisplayValue("Oncology"), "!");
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    let dialog = screen.getByRole("dialog", { name: "Unsaved Changes" });
+    expect(dialog).toHaveTextContent(
+      "You have unsaved changes. Are you sure you want to leave without saving?",
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Stay on Page" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/therapy-categories/${uuid}/edit`);
+    expect(screen.getByLabelText("Name")).toHaveValue("Oncology!");
+    // Any in-app navigation asks too.
+    await router.navigate("/therapy-categories");
+    dialog = await screen.findByRole("dialog", { name: "Unsaved Changes" });
+    await user.click(within(dialog).getByRole("button", { name: "Yes, Leave" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/therapy-categories"));
+  });
+
+  it("Back without changes goes back at once; Reset restores the original", async () => {
+    stubServer();
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, ["/therapy-categories", `/therapy-categories/${uuid}/edit`]);
+    const name = await screen.findByDisplayValue("Oncology");
+    await user.type(name, "!");
+    await user.click(screen.getByRole("button", { name: "Reset" }));
+    expect(screen.getByLabelText("Name")).toHaveValue("Oncology");
+    await user.click(screen.getByRole("button", { name: "Back" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe("/therapy-categories"));
+  });
+
+  it("toasts Error loading data when the record cannot be read", async () => {
+    stubApi(() => ({ status: 404, errorMessage: "Therapy category not found" }));
+    renderRoutes(routes, ["/therapy-categories/thc-missing/edit"]);
+    expect(await screen.findByText("Error loading data: Therapy category not found")).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+  });
+
+  it("a therapy area takes its category from the select fed by the therapy categories", async () => {
+    const calls = stubServer((call) => ({
+      status: 201,
+      data: { ...(call.body as object), id: 1, version: 1 },
+    }));
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, ["/therapy-areas/create"]);
+    await user.type(screen.getByLabelText("Name"), "Lung cancer");
+    await user.type(screen.getByLabelText("Code"), "lun");
+    await saveWhenReady(user);
+    expect(screen.getByLabelText("Therapy Category")).toHaveAccessibleDescription(
+      "Therapy Category is required",
+    );
+    await user.click(screen.getByLabelText("Therapy Category"));
+    await user.click(await screen.findByRole("option", { name: "Cardiology" }));
+    await user.click(saveButton());
+    expect(await screen.findByText("Therapy area created")).toBeInTheDocument();
+    const lookup = calls.find((c) => c.path === "/api/therapy-categories");
+    expect(lookup?.search.get("pagesize")).toBe("1000");
+    const body = calls.find((c) => c.method === "POST")?.body as { uuid: string };
+    expect(body).toMatchObject({ code: "LUN", therapyCategoryId: 4 });
+    expect(isUuidOf("therapy-areas", body.uuid)).toBe(true);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/therapy-areas/${body.uuid}/edit`));
+    expect(screen.getByLabelText("Therapy Category")).toHaveTextContent("Cardiology");
+  });
+});

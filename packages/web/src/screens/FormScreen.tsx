@@ -1,0 +1,268 @@
+import { useQuery } from "@tanstack/react-query";
+import { type FieldErrors, loadingOverlayDelayMs, newUuid, type ResourceName } from "@trialdesk/domain";
+import { ArrowLeft, RotateCcw, Save } from "lucide-react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { useBlocker, useLocation, useNavigate, useParams } from "react-router";
+import { ApiError, api } from "../api/client";
+import { toast } from "../app/toast";
+import { Button } from "../ui/button";
+import { ConfirmDialog } from "../ui/dialog";
+import { LoadingOverlay } from "../ui/spinner";
+import { type FieldSpec, FormField, fieldId } from "./FormFields";
+import { type FormApi, useFormState } from "./useFormState";
+
+// biome-ignore lint/suspicious/noExplicitAny: form data is whatever the resource's schema describes
+type Data = Record<string, any>;
+
+export type FormDescription<T extends Data> = {
+  /** The URL segment, the same as the API resource. */
+  resource: ResourceName;
+  /** The record's name in toasts: "{title} created", "{title} updated", "Error saving {title}". */
+  title: string;
+  /** Headings, when they differ from the title (e.g. Add Patient / Edit Patient). */
+  createTitle?: string;
+  editTitle?: string;
+  empty: () => T;
+  /** Applied on every change, e.g. codes forced upper case and cut (spec §5). */
+  normalize?: (data: T) => T;
+  /** The domain validator; it runs before anything is sent. */
+  validate: (data: T) => FieldErrors;
+  /** A list of fields, or a render function for forms with their own layout. */
+  fields: FieldSpec[] | ((form: FormApi<T>) => ReactNode);
+};
+
+/**
+ * The record as sent: the form's fields (those of empty()) plus id, uuid and version. Read-only
+ * fields a load brings along (names of referenced records, timestamps) stay behind.
+ */
+function pickEditable<T extends Data>(empty: T, data: T): T {
+  const keys = new Set([...Object.keys(empty), "id", "uuid", "version"]);
+  return Object.fromEntries(Object.entries(data).filter(([key]) => keys.has(key))) as T;
+}
+
+/** The record the previous screen just saved, handed over so the edit route needs no reload. */
+type SavedState = { saved?: Data };
+
+/**
+ * The generic form screen of spec §2.3: create and edit one record with the spec's form state,
+ * client validation, server field errors, the version check (409), and the unsaved-changes guard.
+ * It is keyed by the record so moving from create to the saved record's edit route starts afresh.
+ */
+export function FormScreen<T extends Data>({ description }: { description: FormDescription<T> }) {
+  const { itemId } = useParams();
+  return <RecordForm key={itemId ?? "create"} description={description} itemId={itemId} />;
+}
+
+function RecordForm<T extends Data>({
+  description,
+  itemId,
+}: {
+  description: FormDescription<T>;
+  itemId?: string;
+}) {
+  const { resource, title, validate, normalize } = description;
+  const navigate = useNavigate();
+  const location = useLocation();
+  const handedOver = (location.state as SavedState | null)?.saved;
+  const savedHere = handedOver && handedOver.uuid === itemId ? (handedOver as T) : undefined;
+
+  // A new record gets its client uuid once, so a retried save cannot create it twice.
+  const form = useFormState<T>(() => savedHere ?? { ...description.empty(), uuid: newUuid(resource) }, {
+    normalize,
+  });
+
+  const record = useQuery({
+    queryKey: ["form", resource, itemId],
+    queryFn: () => api.get<T>(`${resource}/${itemId}`),
+    enabled: Boolean(itemId) && !savedHere,
+    // The form owns the data once loaded: never replace the user's edits in the background.
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  const { setLoaded } = form;
+  useEffect(() => {
+    if (record.data) setLoaded(record.data);
+  }, [record.data, setLoaded]);
+  useEffect(() => {
+    if (record.error) toast({ title: `Error loading data: ${record.error.message}`, variant: "destructive" });
+  }, [record.error]);
+
+  const loading = record.isFetching;
+  const loaded = !itemId || Boolean(savedHere) || record.isSuccess;
+  // Save is enabled only a moment after loading ends (spec §2.3).
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (loading || !loaded) {
+      setReady(false);
+      return;
+    }
+    const timer = setTimeout(() => setReady(true), loadingOverlayDelayMs);
+    return () => clearTimeout(timer);
+  }, [loading, loaded]);
+
+  const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState(false);
+
+  // The unsaved-changes guard: in-app navigation asks first, the browser warns on leaving.
+  const unsaved = useRef(form.unsaved);
+  unsaved.current = form.unsaved;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!form.unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [form.unsaved]);
+
+  const goBack = () => {
+    // history.state.idx is the browser router's position; the first entry has nowhere to go back to.
+    const idx = (window.history.state as { idx?: number } | null)?.idx;
+    const canGoBack = idx !== undefined ? idx > 0 : location.key !== "default";
+    if (canGoBack) navigate(-1);
+    else navigate(`/${resource}`);
+  };
+
+  const editable = (data: T) => pickEditable(description.empty(), data);
+  const knownFields = Array.isArray(description.fields) ? description.fields.map((f) => f.name) : null;
+
+  const save = async () => {
+    if (!ready || saving) return;
+    const data = editable(normalize ? normalize(form.formData) : form.formData);
+    const errors = validate(data);
+    if (Object.keys(errors).length > 0) {
+      form.setErrors(errors);
+      document.getElementById(fieldId(Object.keys(errors)[0]))?.focus();
+      return;
+    }
+    setSaving(true);
+    setConflict(false);
+    const isNew = typeof data.id !== "number";
+    try {
+      const saved = isNew
+        ? await api.post<T>(resource, data)
+        : await api.put<T>(`${resource}/${data.uuid}`, data);
+      toast({ title: `${title} ${isNew ? "created" : "updated"}`, variant: "success" });
+      form.setLoaded(saved);
+      unsaved.current = false;
+      navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
+    } catch (error) {
+      if (error instanceof ApiError && error.isBadRequest) {
+        const fieldErrors: FieldErrors = {};
+        for (const { field, message } of error.fieldErrors) fieldErrors[field] ??= message;
+        form.setErrors(fieldErrors);
+        // Errors on fields this form does not show would otherwise go unseen.
+        const elsewhere = knownFields
+          ? error.fieldErrors.filter((e) => !knownFields.includes(e.field)).map((e) => e.message)
+          : [];
+        toast({
+          title: "Invalid field data",
+          description: elsewhere.length ? elsewhere.join("; ") : undefined,
+          variant: "destructive",
+        });
+      } else if (error instanceof ApiError && error.isConflict && !isNew) {
+        setConflict(true);
+      } else {
+        toast({
+          title: `Error saving ${title}`,
+          description: error instanceof Error ? error.message : String(error),
+          variant: "destructive",
+        });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const reload = async () => {
+    const fresh = await record.refetch();
+    if (fresh.data) {
+      form.setLoaded(fresh.data);
+      setConflict(false);
+    }
+  };
+
+  // Ctrl+S / Cmd+S saves, as in a desktop editor.
+  const saveRef = useRef(save);
+  saveRef.current = save;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        void saveRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void save();
+  };
+
+  const heading = itemId ? (description.editTitle ?? title) : (description.createTitle ?? title);
+
+  return (
+    <section className="relative rounded-lg border border-gray-200 bg-white shadow-sm">
+      <form onSubmit={onSubmit} noValidate aria-label={heading}>
+        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
+          <h1 className="text-xl font-semibold text-gray-900">{heading}</h1>
+          <div className="flex items-center gap-2">
+            <Button variant="secondary" onClick={goBack}>
+              <ArrowLeft aria-hidden="true" className="size-4" />
+              Back
+            </Button>
+            {form.unsaved && (
+              <Button variant="secondary" onClick={form.reset}>
+                <RotateCcw aria-hidden="true" className="size-4" />
+                Reset
+              </Button>
+            )}
+            <Button type="submit" disabled={!ready || saving}>
+              <Save aria-hidden="true" className="size-4" />
+              Save
+            </Button>
+          </div>
+        </header>
+
+        {conflict && (
+          <div
+            role="alert"
+            className="mx-4 mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          >
+            <span>Someone else changed this record since you opened it.</span>
+            <Button variant="secondary" onClick={reload}>
+              <RotateCcw aria-hidden="true" className="size-4" />
+              Reload
+            </Button>
+          </div>
+        )}
+
+        <div className="flex flex-col gap-4 p-4">
+          {Array.isArray(description.fields)
+            ? description.fields.map((spec) => <FormField key={spec.name} spec={spec} form={form} />)
+            : description.fields(form)}
+        </div>
+      </form>
+
+      <LoadingOverlay show={loading} />
+
+      <ConfirmDialog
+        open={blocker.state === "blocked"}
+        title="Unsaved Changes"
+        text="You have unsaved changes. Are you sure you want to leave without saving?"
+        confirmLabel="Yes, Leave"
+        cancelLabel="Stay on Page"
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      />
+    </section>
+  );
+}
