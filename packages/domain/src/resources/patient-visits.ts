@@ -1,0 +1,156 @@
+import { z } from "zod";
+import {
+  notesMaxLength,
+  type VisitResult,
+  type VisitStatus,
+  visitResultValues,
+  visitStatusValues,
+  visitStatusWithResult,
+} from "../constants";
+import { recordMeta, text } from "../schema";
+import { validator } from "../validation";
+import { dateField, requiredRef, timeField } from "./fields";
+
+export type PatientVisit = {
+  id: number;
+  uuid: string;
+  version: number;
+  patientId: number;
+  studyId: number;
+  visitId: number;
+  /** yyyy-MM-dd */
+  visitDate: string | null;
+  /** HH:mm */
+  visitTime: string | null;
+  visitStatus: VisitStatus | null;
+  /** Only for COMPLETED visits. */
+  visitResult: VisitResult | null;
+  notes: string | null;
+};
+
+export const patientVisitSchema = z.strictObject({
+  ...recordMeta,
+  // The spec's validator lets everything pass; these three are needed to store a visit at all,
+  // so the server answers with a field error in the spec's words rather than a type message.
+  patientId: requiredRef("Patient is required").nullish(),
+  studyId: requiredRef("Study is required").nullish(),
+  visitId: requiredRef("Visit is required").nullish(),
+  visitDate: dateField(),
+  visitTime: timeField(),
+  visitStatus: z.enum(visitStatusValues).nullish(),
+  visitResult: z.enum(visitResultValues).nullish(),
+  notes: text(notesMaxLength).nullish(),
+  // Read-only view fields; accepted so a loaded record can be sent back whole.
+  patientName: z.string().nullish(),
+  studyName: z.string().nullish(),
+  visitName: z.string().nullish(),
+  screenNumber: z.string().nullish(),
+});
+export type PatientVisitInput = z.infer<typeof patientVisitSchema>;
+type PatientVisitForm = Partial<PatientVisitInput>;
+
+/** Spec §5: none, always passes. */
+export const validatePatientVisit = validator<PatientVisitForm>();
+
+/** The visit result is offered only when the status is COMPLETED (spec §4). */
+export const showsVisitResult = (status: string | null | undefined): boolean =>
+  status === visitStatusWithResult;
+
+/** A result is kept only for a COMPLETED visit; emptied date and time are none. */
+export function normalizePatientVisit<T extends PatientVisitForm>(data: T): T {
+  const next = { ...data };
+  if (!showsVisitResult(next.visitStatus) && next.visitResult) next.visitResult = null;
+  if (next.visitDate === "") next.visitDate = null;
+  if (next.visitTime === "") next.visitTime = null;
+  return next;
+}
+
+export const emptyPatientVisit = (): PatientVisitForm => ({
+  patientId: null,
+  studyId: null,
+  visitId: null,
+  visitDate: null,
+  visitTime: null,
+  visitStatus: null,
+  visitResult: null,
+  notes: "",
+});
+
+/**
+ * The selector reset rules of spec §4: choosing a patient empties the form for that patient;
+ * choosing a study keeps the patient; choosing a visit keeps patient and study and fills in the
+ * visit's existing data (`existing`, from the visit options) or clears it.
+ */
+export function choosePatient(patientId: number | null): PatientVisitForm {
+  return { ...emptyPatientVisit(), patientId };
+}
+
+export function chooseStudy(form: PatientVisitForm, studyId: number | null): PatientVisitForm {
+  return { ...emptyPatientVisit(), patientId: form.patientId ?? null, studyId };
+}
+
+export function chooseVisit(
+  form: PatientVisitForm,
+  visitId: number | null,
+  existing?: VisitOption | null,
+): PatientVisitForm {
+  const kept = {
+    ...emptyPatientVisit(),
+    patientId: form.patientId ?? null,
+    studyId: form.studyId ?? null,
+    visitId,
+  };
+  if (!existing?.patientVisitId) return kept;
+  return {
+    ...kept,
+    id: existing.patientVisitId,
+    uuid: existing.patientVisitUuid ?? undefined,
+    version: existing.patientVisitVersion ?? undefined,
+    visitDate: existing.visitDate,
+    visitTime: existing.visitTime ?? null,
+    visitStatus: existing.visitStatus,
+    visitResult: existing.visitResult,
+    notes: existing.notes ?? "",
+  };
+}
+
+/** Rows of GET patient-visits; the row id is patientVisitUuid. */
+export type PatientVisitListRow = {
+  patientVisitId: number;
+  patientVisitUuid: string;
+  screenNumber: string | null;
+  patientName: string;
+  studyName: string;
+  visitName: string;
+  visitDate: string | null;
+  visitStatus: VisitStatus | null;
+};
+
+/**
+ * A visit of a study as the visit selector offers it, with the patient's data for it when the
+ * patient already has that visit (patientVisitId set), else nulls.
+ */
+export type VisitOption = {
+  visitName: string;
+  visitUuid: string;
+  visitId: number;
+  visitType: number;
+  mandatory: 0 | 1;
+  visitStatus: VisitStatus | null;
+  visitResult: VisitResult | null;
+  visitDate: string | null;
+  patientVisitId: number | null;
+  patientVisitUuid: string | null;
+  // Beyond the spec's list: what the form needs to reopen an existing visit whole.
+  visitTime?: string | null;
+  notes?: string | null;
+  patientVisitVersion?: number | null;
+};
+
+/** GET patient-visit-detail?patientVisitUuid=|patientId= → data. */
+export type PatientVisitDetail = {
+  patient: { patientId: number; barcode: string; firstName: string; lastName: string };
+  study: { studyId: number; studyUuid: string; internalCode: string; projectWorkingName: string } | null;
+  /** Visit entries keyed by visit id. */
+  visits: Record<string, VisitOption>;
+};

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import {
+  canAddContact,
+  canRemoveContact,
+  emptyPatient,
+  normalizePatient,
+  patientSchema,
+  preparePatientForSave,
+  validatePatient,
+} from "./patients";
+
+const named = () => {
+  const patient = emptyPatient();
+  return { ...patient, patientDetail: { ...patient.patientDetail!, firstName: "Anna", lastName: "Kiss" } };
+};
+
+describe("patients", () => {
+  it("requires first and last name", () => {
+    expect(validatePatient(emptyPatient())).toEqual({
+      "patientDetail.firstName": "First name is required",
+      "patientDetail.lastName": "Last name is required",
+    });
+    expect(validatePatient(named())).toEqual({});
+  });
+
+  it("starts active, sex UNK, one empty phone contact and a DEFAULT address", () => {
+    const patient = emptyPatient();
+    expect(patient.status).toBe(1);
+    expect(patient.patientDetail?.sex).toBe("UNK");
+    expect(patient.contacts).toEqual([{ id: null, contactType: "PHONE", value: "", notes: "" }]);
+    expect(patient.address?.addressType).toBe("DEFAULT");
+    expect(patientSchema.safeParse(patient).success).toBe(true);
+  });
+
+  it("masks inputs on every change without removing anything", () => {
+    const patient = normalizePatient({
+      ...named(),
+      patientDetail: { ...named().patientDetail, birthDate: "19900115", birthCountryCode: "hu" },
+      contacts: [
+        { id: null, contactType: "PHONE", value: "+36 (30) 1", notes: "" },
+        { id: null, contactType: "EMAIL", value: "", notes: "" },
+      ],
+    });
+    expect(patient.patientDetail?.birthDate).toBe("1990-01-15");
+    expect(patient.patientDetail?.birthCountryCode).toBe("HU");
+    expect(patient.contacts?.map((c) => c.value)).toEqual(["+36 30 1", ""]);
+  });
+
+  it("on save normalises phones and leaves out empty contacts", () => {
+    const patient = preparePatientForSave({
+      ...named(),
+      contacts: [
+        { id: null, contactType: "PHONE", value: "0036 30 123 4567 ", notes: "" },
+        { id: null, contactType: "PHONE", value: "", notes: null },
+        { id: null, contactType: "EMAIL", value: " anna@example.com ", notes: "work" },
+      ],
+    });
+    expect(patient.contacts).toEqual([
+      { id: null, contactType: "PHONE", value: "+36 30 123 4567", notes: "" },
+      { id: null, contactType: "EMAIL", value: "anna@example.com", notes: "work" },
+    ]);
+  });
+
+  it("enforces the contact limits on the wire", () => {
+    const withContact = (contactType: "PHONE" | "EMAIL", value: string) =>
+      patientSchema.safeParse({ ...named(), contacts: [{ contactType, value, notes: null }] });
+    expect(withContact("PHONE", "+36 30 123 4567").success).toBe(true);
+    expect(withContact("PHONE", "+36 30 123 4567 8901").success).toBe(false);
+    expect(withContact("PHONE", "call me").success).toBe(false);
+    expect(withContact("EMAIL", `${"a".repeat(50)}@example.com`).success).toBe(false);
+  });
+
+  it("enables Add only when every contact has type and value, and keeps the first contact", () => {
+    expect(canAddContact([{ contactType: "PHONE", value: "" }])).toBe(false);
+    expect(canAddContact([{ contactType: null, value: "+36 1" }])).toBe(false);
+    expect(canAddContact([{ contactType: "PHONE", value: "+36 1" }])).toBe(true);
+    expect(canRemoveContact(0)).toBe(false);
+    expect(canRemoveContact(1)).toBe(true);
+  });
+});

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { type CloseReason, closeReasonValues, notesMaxLength } from "../constants";
+import { flag, idRef, recordMeta, text } from "../schema";
+import { required, validator, when } from "../validation";
+import { dateField } from "./fields";
+
+/** The assignment of a patient to a study: active, or closed with a reason. */
+export type StudyPatient = {
+  id: number;
+  uuid: string;
+  version: number;
+  studyId: number;
+  patientId: number;
+  screenNr: string | null;
+  randomNr: string | null;
+  active: boolean;
+  startDate: string | null;
+  /** Who started and who closed it (user ids), set by the server. */
+  startedBy: number | null;
+  closeDate: string | null;
+  closeReason: CloseReason | null;
+  closedBy: number | null;
+  notes: string | null;
+  // View fields the server adds.
+  barcode: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  projectInternalCode: string | null;
+  studyWorkingName: string | null;
+};
+
+export const studyPatientSchema = z.strictObject({
+  ...recordMeta,
+  studyId: idRef().nullish(),
+  patientId: idRef().nullish(),
+  screenNr: text().nullish(),
+  randomNr: text().nullish(),
+  active: flag().optional(),
+  startDate: dateField(),
+  closeDate: dateField(),
+  closeReason: z.enum(closeReasonValues).nullish(),
+  notes: text(notesMaxLength).nullish(),
+  // Read-only fields the server sets or adds; accepted so a loaded record can be sent back whole.
+  startedBy: z.number().int().nullish(),
+  closedBy: z.number().int().nullish(),
+  barcode: z.string().nullish(),
+  firstName: z.string().nullish(),
+  lastName: z.string().nullish(),
+  projectInternalCode: z.string().nullish(),
+  studyWorkingName: z.string().nullish(),
+});
+export type StudyPatientInput = z.infer<typeof studyPatientSchema>;
+type StudyPatientForm = Partial<StudyPatientInput>;
+
+/** Closed means active is false; only then is a close reason asked for. */
+export const isClosed = (data: Pick<StudyPatientForm, "active">): boolean => data.active === false;
+
+export const validateStudyPatient = validator<StudyPatientForm>(
+  required("patientId", "Patient is required"),
+  required("studyId", "Study is required"),
+  when(isClosed, required("closeReason", "Close reason is required")),
+);
+
+/** An active assignment has no close reason or close date; an emptied date is no date. */
+export function normalizeStudyPatient<T extends StudyPatientForm>(data: T): T {
+  const next = { ...data };
+  if (!isClosed(next)) {
+    if (next.closeReason) next.closeReason = null;
+    if (next.closeDate) next.closeDate = null;
+  }
+  if (next.startDate === "") next.startDate = null;
+  if (next.closeDate === "") next.closeDate = null;
+  return next;
+}
+
+export const emptyStudyPatient = (): StudyPatientForm => ({
+  studyId: null,
+  patientId: null,
+  screenNr: "",
+  randomNr: "",
+  active: true,
+  startDate: null,
+  closeDate: null,
+  closeReason: null,
+  notes: "",
+});
+
+/** Rows of GET study-patients: the list shows id, barcode, patient, Study, screenNr, randomNr, startDate, status. */
+export type StudyPatientListRow = Pick<
+  StudyPatient,
+  | "id"
+  | "uuid"
+  | "barcode"
+  | "firstName"
+  | "lastName"
+  | "projectInternalCode"
+  | "screenNr"
+  | "randomNr"
+  | "startDate"
+  | "active"
+>;
+
+/** Items of GET study-patients?pid={patientId} (size 100): a patient's studies. */
+export type StudyPatientLookupItem = Pick<
+  StudyPatient,
+  "id" | "uuid" | "studyId" | "active" | "screenNr" | "randomNr" | "projectInternalCode" | "studyWorkingName"
+> & { studyUuid: string };

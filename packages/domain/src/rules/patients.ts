@@ -1,0 +1,17 @@
+import { activePatientStatus } from "../constants";
+
+/** Patient status 1 is active; any other value is inactive (spec §4). */
+export function isActiveStatus(status: unknown): boolean {
+  return status === activePatientStatus || status === String(activePatientStatus);
+}
+
+/** A patient's name as lists show it: last name, then first name. */
+export function patientName(
+  lastName: string | null | undefined,
+  firstName: string | null | undefined,
+): string {
+  return [lastName, firstName]
+    .map((part) => part?.trim() ?? "")
+    .filter(Boolean)
+    .join(" ");
+}
