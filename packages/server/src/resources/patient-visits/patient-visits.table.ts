@@ -1,0 +1,37 @@
+import { date, index, integer, pgTable, time, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, oneOf, recordColumns, uuidUnique } from "../../db/columns";
+import { visitResults, visitStatuses } from "../../db/enums";
+import { patients } from "../patients/patients.table";
+import { studies } from "../studies/studies.table";
+import { visits } from "../visits/visits.table";
+
+export const patientVisits = pgTable(
+  "patient_visits",
+  {
+    ...recordColumns(),
+    patientId: integer()
+      .notNull()
+      .references(() => patients.id, { onDelete: "restrict" }),
+    studyId: integer()
+      .notNull()
+      .references(() => studies.id, { onDelete: "restrict" }),
+    visitId: integer()
+      .notNull()
+      .references(() => visits.id, { onDelete: "restrict" }),
+    visitDate: date({ mode: "string" }),
+    visitTime: time(),
+    visitStatus: varchar({ length: 10 }).notNull().default("BOOKED"),
+    visitResult: varchar({ length: 10 }),
+    notes: varchar({ length: 2000 }),
+  },
+  (t) => [
+    uuidUnique("patient_visits", t.uuid),
+    // One record per patient, study and visit.
+    uniqueIndex("patient_visits_patient_id_study_id_visit_id_unique").on(t.patientId, t.studyId, t.visitId),
+    oneOf("patient_visits", "visit_status", t.visitStatus, visitStatuses),
+    oneOf("patient_visits", "visit_result", t.visitResult, visitResults),
+    fkIndex("patient_visits", "study_id", t.studyId),
+    fkIndex("patient_visits", "visit_id", t.visitId),
+    index("patient_visits_visit_date_idx").on(t.visitDate, t.id),
+  ],
+);

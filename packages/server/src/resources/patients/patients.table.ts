@@ -1,0 +1,84 @@
+import { sql } from "drizzle-orm";
+import { date, index, integer, pgTable, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, oneOf, recordColumns, trgm, unique, uuidUnique } from "../../db/columns";
+import { addressTypes, contactTypes, sexes } from "../../db/enums";
+import { sites } from "../sites/sites.table";
+
+/** A patient's address (patient.address); owned by its patient. */
+export const addresses = pgTable(
+  "addresses",
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    countryCode: varchar({ length: 2 }),
+    city: varchar({ length: 50 }),
+    streetAddress: varchar({ length: 200 }),
+    postalCode: varchar({ length: 20 }),
+    additionalAddressLine: varchar({ length: 200 }),
+    addressType: varchar({ length: 10 }).notNull().default("DEFAULT"),
+  },
+  (t) => [oneOf("addresses", "address_type", t.addressType, addressTypes)],
+);
+
+/** A patient with its detail part as columns (patient.patientDetail is 1:1). */
+export const patients = pgTable(
+  "patients",
+  {
+    ...recordColumns(),
+    /** Generated on create: the recorder site's prefix and its running number, e.g. BUD-000042. */
+    barcode: varchar({ length: 20 }).notNull(),
+    status: integer().notNull().default(1),
+    statusDetails: varchar({ length: 200 }),
+    recorderSiteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: "restrict" }),
+    addressId: integer().references(() => addresses.id, { onDelete: "set null" }),
+    // patientDetail
+    firstName: varchar({ length: 50 }).notNull(),
+    lastName: varchar({ length: 50 }).notNull(),
+    ssn: varchar({ length: 50 }),
+    birthName: varchar({ length: 50 }),
+    birthDate: date({ mode: "string" }),
+    birthCountryCode: varchar({ length: 2 }),
+    birthCity: varchar({ length: 50 }),
+    motherName: varchar({ length: 50 }),
+    sex: varchar({ length: 6 }).notNull().default("UNK"),
+    notes: varchar({ length: 2000 }),
+  },
+  (t) => [
+    uuidUnique("patients", t.uuid),
+    unique("patients", "barcode", t.barcode),
+    unique("patients", "address_id", t.addressId),
+    oneOf("patients", "sex", t.sex, sexes),
+    fkIndex("patients", "recorder_site_id", t.recorderSiteId),
+    // The list's default sort: name = last name then first name (DESIGN §4).
+    index("patients_name_idx").on(t.lastName, t.firstName, t.id),
+    index("patients_recorder_site_id_name_idx").on(t.recorderSiteId, t.lastName, t.firstName, t.id),
+    index("patients_birth_date_idx").on(t.birthDate),
+    trgm("patients", "barcode", t.barcode),
+    trgm("patients", "first_name", t.firstName),
+    trgm("patients", "last_name", t.lastName),
+    trgm("patients", "ssn", t.ssn),
+  ],
+);
+
+/** patient.contacts[]: ordered by position; owned by the patient. */
+export const patientContacts = pgTable(
+  "patient_contacts",
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    patientId: integer()
+      .notNull()
+      .references(() => patients.id, { onDelete: "cascade" }),
+    position: integer().notNull().default(0),
+    contactType: varchar({ length: 5 }).notNull(),
+    value: varchar({ length: 60 }).notNull(),
+    notes: varchar({ length: 200 }),
+  },
+  (t) => [
+    oneOf("patient_contacts", "contact_type", t.contactType, contactTypes),
+    index("patient_contacts_patient_id_idx").on(t.patientId, t.position),
+    index("patient_contacts_value_trgm").using("gin", t.value.op("gin_trgm_ops")),
+    // Keeps a site's patient list fast: sorted by the first phone without scanning contacts.
+    index("patient_contacts_phone_idx").on(t.patientId, t.position).where(sql`contact_type = 'PHONE'`),
+  ],
+);

@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, date, index, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, oneOf, recordColumns, uuidUnique } from "../../db/columns";
+import { closeReasons } from "../../db/enums";
+import { patients } from "../patients/patients.table";
+import { studies } from "../studies/studies.table";
+import { users } from "../users/users.table";
+
+/** The assignment of a patient to a study. */
+export const studyPatients = pgTable(
+  "study_patients",
+  {
+    ...recordColumns(),
+    studyId: integer()
+      .notNull()
+      .references(() => studies.id, { onDelete: "restrict" }),
+    patientId: integer()
+      .notNull()
+      .references(() => patients.id, { onDelete: "restrict" }),
+    screenNr: varchar({ length: 50 }),
+    randomNr: varchar({ length: 50 }),
+    active: boolean().notNull().default(true),
+    startDate: date({ mode: "string" }),
+    startedBy: integer().references(() => users.id, { onDelete: "restrict" }),
+    closeDate: date({ mode: "string" }),
+    closeReason: varchar({ length: 10 }),
+    closedBy: integer().references(() => users.id, { onDelete: "restrict" }),
+    notes: varchar({ length: 2000 }),
+  },
+  (t) => [
+    uuidUnique("study_patients", t.uuid),
+    uniqueIndex("study_patients_study_id_patient_id_unique").on(t.studyId, t.patientId),
+    oneOf("study_patients", "close_reason", t.closeReason, closeReasons),
+    // The close reason is mandatory when closed (spec §5).
+    check("study_patients_closed_check", sql`${t.active} or ${t.closeReason} is not null`),
+    fkIndex("study_patients", "patient_id", t.patientId),
+    fkIndex("study_patients", "started_by", t.startedBy),
+    fkIndex("study_patients", "closed_by", t.closedBy),
+    index("study_patients_study_id_screen_nr_idx").on(t.studyId, t.screenNr),
+  ],
+);
