@@ -1,0 +1,80 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyHelmet from "@fastify/helmet";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { appConfig } from "./app-config";
+import { auditRoutes } from "./audit/audit.routes";
+import { authRoutes } from "./auth/auth.routes";
+import { registerGuards } from "./auth/guards";
+import { refreshTokenStore } from "./auth/refresh-tokens";
+import { tokenService } from "./auth/tokens";
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type { Deps } from "./deps";
+import { failure } from "./http/envelope";
+import { registerErrorHandler } from "./http/error-handler";
+import { registerOpenApi } from "./http/openapi";
+import { requestId } from "./http/request-id";
+import { registerWebApp } from "./http/static";
+import { registerResource } from "./resources/resource";
+import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.resource";
+import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
+
+/** Every described resource, served by the one machinery. */
+export const resources = [therapyCategoriesResource, therapyAreasResource];
+
+/** The whole HTTP application: used by main.ts and, through inject, by every test. */
+export async function buildApp(options: {
+  config: Config;
+  db: Db;
+  logger?: FastifyServerOptions["logger"];
+  trustProxy?: boolean;
+}): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: requestId,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+  });
+  const deps: Deps = {
+    db,
+    config,
+    tokens: tokenService(db, { secret: config.tokenSecret, ttlSeconds: config.accessTokenTtlSeconds }),
+    refreshTokens: refreshTokenStore(db, config.refreshTokenTtlDays),
+  };
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // An empty JSON body (e.g. a DELETE sent with a JSON content type) is no body at all.
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "" || (typeof body === "string" && body.trim() === "")) return done(null, undefined);
+    json(request, String(body), done);
+  });
+
+  registerErrorHandler(app);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: { "upgrade-insecure-requests": null, "img-src": ["'self'", "data:"] },
+    },
+    hsts: false,
+  });
+  await app.register(fastifyCookie);
+  await registerOpenApi(app);
+  registerGuards(app, deps);
+
+  app.get("/config.json", async () => appConfig(deps));
+  authRoutes(app, deps);
+  auditRoutes(app, deps);
+  for (const resource of resources) registerResource(app, deps, resource as never);
+
+  const spa = await registerWebApp(app, config.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (spa(request, reply)) return;
+    reply.code(404).send(failure(request, { message: "Not found", code: "NOT_FOUND", detail: null }));
+  });
+  return app;
+}

@@ -1,0 +1,83 @@
+import type { AuditChange, AuditEvent } from "@trialdesk/domain";
+import { and, desc, eq } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { auditEvents } from "./audit.table";
+
+/** Who is changing what, and why: taken from the request by the resource machinery. */
+export type ChangeContext = {
+  userId: number | null;
+  userName: string | null;
+  requestId: string;
+  reason: string | null;
+};
+
+/** Records one create, update or delete; called inside the write's transaction (DESIGN §3). */
+export async function recordAudit(
+  tx: Tx | Db,
+  ctx: ChangeContext,
+  event: { resource: string; uuid: string; action: AuditEvent["action"]; changes: AuditChange[] },
+) {
+  await tx.insert(auditEvents).values({
+    userId: ctx.userId,
+    userName: ctx.userName,
+    requestId: ctx.requestId,
+    resource: event.resource,
+    uuid: event.uuid,
+    action: event.action,
+    changes: event.changes,
+    reason: ctx.reason,
+  });
+}
+
+type Flat = Record<string, unknown>;
+
+/** Nested parts become dotted paths ("patientDetail.firstName"); arrays stay whole values. */
+function flatten(value: Record<string, unknown>, prefix = "", out: Flat = {}): Flat {
+  for (const [key, v] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date))
+      flatten(v as Record<string, unknown>, path, out);
+    else out[path] = v instanceof Date ? v.toISOString() : (v ?? null);
+  }
+  return out;
+}
+
+const bookkeeping = new Set(["id", "uuid", "version"]);
+
+/** The per-field differences between two reads of a record (either may be absent). */
+export function diff(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): AuditChange[] {
+  const a = before ? flatten(before) : {};
+  const b = after ? flatten(after) : {};
+  const changes: AuditChange[] = [];
+  for (const field of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (bookkeeping.has(field)) continue;
+    const old = a[field] ?? null;
+    const now = b[field] ?? null;
+    if (JSON.stringify(old) !== JSON.stringify(now)) changes.push({ field, old, new: now });
+  }
+  return changes;
+}
+
+export async function auditTrail(db: Db, resource: string, uuid: string): Promise<AuditEvent[]> {
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.resource, resource), eq(auditEvents.uuid, uuid)))
+    .orderBy(desc(auditEvents.id))
+    .limit(500);
+  return rows.map((row) => ({
+    id: row.id,
+    at: row.at.toISOString(),
+    userId: row.userId,
+    userName: row.userName,
+    requestId: row.requestId,
+    resource: row.resource,
+    uuid: row.uuid,
+    action: row.action as AuditEvent["action"],
+    changes: row.changes as AuditChange[],
+    reason: row.reason,
+  }));
+}

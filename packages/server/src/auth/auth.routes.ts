@@ -1,0 +1,152 @@
+import type { AuthResponse, SiteOption, TokenResponse } from "@trialdesk/domain";
+import { asc, eq, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { summaryStudyUuid } from "../app-config";
+import type { Deps } from "../deps";
+import { send } from "../http/envelope";
+import { rateLimited, unauthenticated, validationError } from "../http/errors";
+import { sites } from "../resources/sites/sites.table";
+import { users } from "../resources/users/users.table";
+import { currentUser, loadSessionUser } from "./guards";
+import { menuFor } from "./menu";
+import { verifyPassword } from "./passwords";
+import { loginRateLimit } from "./rate-limit";
+import { refreshCookie } from "./refresh-tokens";
+
+export const authBody = z.strictObject({
+  username: z.string().max(254),
+  password: z.string().max(200),
+});
+export const tokenBody = z.strictObject({ type: z.literal("refresh_token") });
+
+const invalidCredentials = "Invalid e-mail or password";
+
+/** Sign-in and session calls (spec §7, DESIGN §3). */
+export function authRoutes(app: FastifyInstance, deps: Deps) {
+  const { db, tokens, refreshTokens, config } = deps;
+  const limiter = loginRateLimit(db, config.loginRateLimit);
+  const publicRoute = { config: { access: "public" as const } };
+
+  function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+    reply.setCookie(refreshCookie, token, {
+      httpOnly: true,
+      sameSite: "strict",
+      path: "/api",
+      secure: request.protocol === "https",
+      maxAge: refreshTokens.ttlSeconds,
+    });
+  }
+  const clearRefreshCookie = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.clearCookie(refreshCookie, {
+      path: "/api",
+      httpOnly: true,
+      sameSite: "strict",
+      secure: request.protocol === "https",
+    });
+
+  app.post(
+    "/api/auth",
+    { ...publicRoute, schema: { body: authBody, tags: ["session"] } },
+    async (request, reply) => {
+      const parsed = authBody.safeParse(request.body ?? {});
+      if (!parsed.success) {
+        const fields = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "username")));
+        throw validationError(
+          [...fields].map((field) => ({
+            field,
+            message:
+              field === "password"
+                ? "Password is required"
+                : field === "username"
+                  ? "Email is required"
+                  : "Unknown field",
+          })),
+        );
+      }
+      const email = parsed.data.username.trim();
+      const ip = request.ip;
+      if (await limiter.blocked(email, ip)) {
+        throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+      }
+      const [row] = await db
+        .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+      const ok = await verifyPassword(row?.passwordHash ?? null, parsed.data.password);
+      // Unknown e-mail, wrong password and inactive account answer alike.
+      if (!row || !ok || !row.isActive) {
+        await limiter.failed(email, ip);
+        throw unauthenticated(invalidCredentials);
+      }
+      await limiter.succeeded(email, ip);
+      const user = await loadSessionUser(db, row.id);
+      if (!user) throw unauthenticated(invalidCredentials);
+      const { isActive: _, ...signedIn } = user;
+      setRefreshCookie(request, reply, await refreshTokens.issue(user.id));
+      if (Math.random() < 0.05) await refreshTokens.prune();
+      const data: AuthResponse = { user: signedIn, ...(await tokens.sign(user)) };
+      return send(request, reply, data);
+    },
+  );
+
+  app.post(
+    "/api/token",
+    { ...publicRoute, schema: { body: tokenBody, tags: ["session"] } },
+    async (request, reply) => {
+      const parsed = tokenBody.safeParse(request.body ?? {});
+      if (!parsed.success)
+        throw validationError([{ field: "type", message: 'Type must be "refresh_token"' }]);
+      const presented = request.cookies[refreshCookie];
+      if (!presented) throw unauthenticated("Not signed in");
+      const rotated = await refreshTokens.rotate(presented);
+      if (!rotated || "reuse" in rotated) {
+        clearRefreshCookie(request, reply);
+        throw unauthenticated("Session expired, please sign in again");
+      }
+      const user = await loadSessionUser(db, rotated.userId);
+      if (!user?.isActive) {
+        await refreshTokens.revoke(rotated.token);
+        clearRefreshCookie(request, reply);
+        throw unauthenticated("Session expired, please sign in again");
+      }
+      setRefreshCookie(request, reply, rotated.token);
+      const data: TokenResponse = await tokens.sign(user);
+      return send(request, reply, data);
+    },
+  );
+
+  app.get("/api/logout", { ...publicRoute, schema: { tags: ["session"] } }, async (request, reply) => {
+    const presented = request.cookies[refreshCookie];
+    if (presented) await refreshTokens.revoke(presented);
+    clearRefreshCookie(request, reply);
+    return send(request, reply, { loggedOut: true });
+  });
+
+  app.get("/api/me", { schema: { tags: ["session"] } }, async (request, reply) =>
+    send(request, reply, currentUser(request)),
+  );
+
+  app.get("/api/me/sites", { schema: { tags: ["session"] } }, async (request, reply) => {
+    const user = currentUser(request);
+    const fields = {
+      id: sites.id,
+      uuid: sites.uuid,
+      code: sites.code,
+      shortName: sites.shortName,
+      city: sites.city,
+    };
+    const rows: SiteOption[] = user.isAdmin
+      ? await db.select(fields).from(sites).orderBy(asc(sites.code))
+      : await db
+          .select(fields)
+          .from(sites)
+          .where(sql`${sites.id} in (select site_id from user_sites where user_id = ${user.id})`)
+          .orderBy(asc(sites.code));
+    return send(request, reply, { items: rows });
+  });
+
+  app.get("/api/me/menu", { schema: { tags: ["session"] } }, async (request, reply) =>
+    send(request, reply, menuFor(currentUser(request), await summaryStudyUuid(deps))),
+  );
+}

@@ -1,0 +1,20 @@
+import { type Algorithm, hash, verify } from "@node-rs/argon2";
+
+/** argon2id (value 2 of the library's const enum, which isolated modules cannot import). */
+const options = { algorithm: 2 as Algorithm };
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, options);
+}
+
+// A real hash to verify against when the e-mail is unknown, so both failures take the same time.
+let decoy: Promise<string> | null = null;
+
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (!passwordHash) {
+    decoy ??= hashPassword("decoy password that never matches");
+    await verify(await decoy, password).catch(() => false);
+    return false;
+  }
+  return verify(passwordHash, password).catch(() => false);
+}

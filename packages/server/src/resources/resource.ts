@@ -1,0 +1,446 @@
+import {
+  changeReasonHeader,
+  type FieldError,
+  type FieldErrors,
+  isUuidOf,
+  type ListData,
+  maxPageSize,
+  newUuid,
+  type ResourceName,
+  uuidPrefixes,
+} from "@trialdesk/domain";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
+import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { type ChangeContext, diff, recordAudit } from "../audit/audit";
+import { type Access, type SessionUser, userName } from "../auth/guards";
+import type { Db, Tx } from "../db/client";
+import type { Deps } from "../deps";
+import { databaseError, type UniqueOverride } from "../http/database-errors";
+import { send } from "../http/envelope";
+import { conflict, notFound, validationError } from "../http/errors";
+
+/**
+ * THE generic resource machinery (DESIGN §3). A resource is described once — table, domain schema,
+ * validator, list columns, search, filters, view projection, uuid prefix, who may call it — and gets
+ * list / get / create / update / delete with field-error validation, optimistic versions, and an
+ * audit event per change written in the same transaction. Nested resources (patients, projects,
+ * users, studyplans) plug in through the optional hooks instead of new machinery.
+ */
+
+type Row = Record<string, unknown>;
+type Selection = Record<string, unknown>;
+
+/** A table with the record columns of db/columns.ts. */
+export type RecordTable = PgTable & {
+  id: PgColumn;
+  uuid: PgColumn;
+  version: PgColumn;
+  updatedAt: PgColumn;
+  createdAt: PgColumn;
+};
+
+/** One answer shape of a resource (`?format=`): what is selected and which tables are joined. */
+export type Format = {
+  /** Wire field → column or SQL; nested objects give nested parts (e.g. patientDetail). */
+  fields: Selection;
+  joins?: (query: PgSelect) => PgSelect;
+};
+
+export type WriteContext = { tx: Tx; user: SessionUser | null; change: ChangeContext; existing: Row | null };
+
+export type Filter = {
+  /** Parses the query string value (a string), e.g. z.coerce.number().int().positive(). */
+  schema: z.ZodType;
+  where: (value: never, user: SessionUser | null) => SQL | undefined;
+};
+
+export type ResourceDescription<Input extends Row = Row> = {
+  /** The URL segment, the uuid prefix key and the audit trail's resource name. */
+  name: ResourceName;
+  /** The record's name in messages, e.g. "Therapy category". */
+  label: string;
+  table: RecordTable;
+  /** The strict zod wire schema from the domain package (shape and types). */
+  schema: z.ZodType<Input>;
+  normalize?: (input: Input) => Input;
+  /** The domain validator with the spec's messages. */
+  validate: (input: Input) => FieldErrors;
+  /** Answer shapes; "view" is the default. Without it, every column but the timestamps. */
+  formats?: Record<string, Format>;
+  /** Sortable list keys (`?order=`) → what to sort by. */
+  sort: Record<string, PgColumn | SQL | SQL.Aliased>;
+  defaultSort?: string;
+  /** Columns the list's searchTerm matches with ILIKE (each trigram-indexed). */
+  search: (PgColumn | SQL)[];
+  filters?: Record<string, Filter>;
+  access?: { list?: Access; get?: Access; write?: Access };
+  /** Rows the user may see and change (site-scoped resources); must only use the base table. */
+  scope?: (user: SessionUser | null) => SQL | undefined;
+  /** Input → column values; default: the input's fields that are columns of the table. */
+  toRow?: (input: Input, ctx: WriteContext) => Row | Promise<Row>;
+  /** Writes owned children (contacts, siteIds, schedule …) in the same transaction. */
+  writeChildren?: (id: number, input: Input, ctx: WriteContext) => Promise<void>;
+  /** Attaches children to read records (one batch for a whole page). */
+  expand?: (db: Tx | Db, records: Row[]) => Promise<Row[]>;
+  /** Runs before the row is deleted (e.g. removing an owned address). */
+  beforeDelete?: (id: number, ctx: WriteContext) => Promise<void>;
+  /** Unique constraints that need a field or message other than the naming convention gives. */
+  unique?: Record<string, UniqueOverride>;
+  /** Input fields recorded in the audit trail only as "changed" (passwords). */
+  secretFields?: string[];
+};
+
+const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
+const maxInt = 2_147_483_647;
+
+/** Zod issues → field errors keyed by dotted path; unknown fields are named one by one. */
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const prefix = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) errors[prefix ? `${prefix}.${key}` : key] ??= "Unknown field";
+    } else {
+      errors[prefix || "body"] ??= issue.message;
+    }
+  }
+  return errors;
+}
+
+/** Parses a query string with a strict zod object; unknown parameters or values → 400. */
+export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
+  const parsed = schema.safeParse(query ?? {});
+  if (!parsed.success) {
+    const errors = zodFieldErrors(parsed.error);
+    throw validationError(
+      Object.entries(errors).map(([field, message]) => ({
+        field,
+        message: message === "Unknown field" ? "Unknown parameter" : message,
+      })),
+      "Invalid query parameters",
+    );
+  }
+  return parsed.data;
+}
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function changeContext(request: FastifyRequest): ChangeContext {
+  const raw = request.headers[changeReasonHeader];
+  let reason = typeof raw === "string" ? raw : null;
+  // Browsers can only send Latin-1 headers; clients percent-encode other text.
+  if (reason && /%[0-9A-Fa-f]{2}/.test(reason)) {
+    try {
+      reason = decodeURIComponent(reason);
+    } catch {}
+  }
+  reason = reason?.trim().slice(0, 500) || null;
+  return {
+    userId: request.user?.id ?? null,
+    userName: userName(request.user),
+    requestId: request.id,
+    reason,
+  };
+}
+
+export function defineResource<Input extends Row>(description: ResourceDescription<Input>) {
+  return description;
+}
+
+/** The operations of one described resource; routes call them, and so may custom routes. */
+export function resourceService<Input extends Row>(db: Db, def: ResourceDescription<Input>) {
+  const table = def.table;
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const plainFields = Object.fromEntries(
+    Object.entries(columns).filter(([key]) => !bookkeepingColumns.has(key)),
+  );
+  const formats: Record<string, Format> = def.formats ?? { view: { fields: plainFields } };
+  const writable = Object.keys(columns).filter(
+    (key) => !["id", "uuid", "version", ...bookkeepingColumns].includes(key),
+  );
+  const defaultSort = def.defaultSort ?? "id";
+  const sortKeys = Object.keys(def.sort);
+
+  const listQuery = z.strictObject({
+    page: z.coerce.number({ error: "Page must be a whole number" }).int().min(1).max(1_000_000).default(1),
+    pagesize: z.coerce
+      .number({ error: "Page size must be a whole number" })
+      .int()
+      .min(1)
+      .max(maxPageSize)
+      .optional(),
+    searchTerm: z.string().max(100, "Search term must be at most 100 characters").optional(),
+    order: z
+      .enum(sortKeys as [string, ...string[]], { error: `Order must be one of: ${sortKeys.join(", ")}` })
+      .optional(),
+    direction: z.enum(["asc", "desc"], { error: "Direction must be asc or desc" }).optional(),
+    format: z.enum(Object.keys(formats) as [string, ...string[]], { error: "Unknown format" }).optional(),
+    ...Object.fromEntries(
+      Object.entries(def.filters ?? {}).map(([key, filter]) => [key, filter.schema.optional()]),
+    ),
+  });
+  const getQuery = z.strictObject({
+    format: z.enum(Object.keys(formats) as [string, ...string[]], { error: "Unknown format" }).optional(),
+  });
+
+  function select(tx: Tx | Db, format: string, fields?: Selection): PgSelect {
+    const shape = formats[format];
+    const query = tx
+      .select((fields ?? shape.fields) as never)
+      .from(table)
+      .$dynamic() as unknown as PgSelect;
+    return shape.joins ? shape.joins(query) : query;
+  }
+
+  /** One record in a format; `scope` is the caller's row filter (none for the machinery's own reads). */
+  async function readOne(tx: Tx | Db, where: SQL, scope?: SQL, format = "view"): Promise<Row | null> {
+    const rows = (await select(tx, format).where(and(where, scope)).limit(1)) as Row[];
+    if (rows.length === 0) return null;
+    return def.expand ? (await def.expand(tx, rows))[0] : rows[0];
+  }
+
+  /** Shape, then the domain's normalizer and validator; the spec's messages win over zod's. */
+  function parseInput(body: unknown): Input {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      throw validationError([], "The request body must be a JSON object");
+    }
+    const parsed = def.schema.safeParse(body);
+    let ruleErrors: FieldErrors = {};
+    try {
+      const candidate = (parsed.success ? parsed.data : body) as Input;
+      ruleErrors = def.validate(def.normalize ? def.normalize(candidate) : candidate);
+    } catch {
+      // Rules written for well-formed data may stumble over malformed input; zod reports that.
+    }
+    if (!parsed.success) throw validationError({ ...zodFieldErrors(parsed.error), ...ruleErrors });
+    if (Object.keys(ruleErrors).length > 0) throw validationError(ruleErrors);
+    return def.normalize ? def.normalize(parsed.data) : parsed.data;
+  }
+
+  async function toRow(input: Input, ctx: WriteContext): Promise<Row> {
+    if (def.toRow) return def.toRow(input, ctx);
+    const row: Row = {};
+    for (const key of writable) if (key in input) row[key] = input[key];
+    return row;
+  }
+
+  function secretChanges(input: Input) {
+    return (def.secretFields ?? [])
+      .filter((field) => typeof input[field] === "string" && input[field] !== "")
+      .map((field) => ({ field, old: null, new: "changed" }));
+  }
+
+  function whereIdOrUuid(idOrUuid: string): SQL | null {
+    if (/^\d{1,10}$/.test(idOrUuid)) {
+      const id = Number(idOrUuid);
+      return id <= maxInt ? eq(table.id, id) : null;
+    }
+    return idOrUuid.length <= 80 ? eq(table.uuid, idOrUuid) : null;
+  }
+
+  const mapDbError = (error: unknown): never => {
+    throw databaseError(error, { label: def.label, unique: def.unique }) ?? error;
+  };
+
+  async function lock(tx: Tx, uuid: string, user: SessionUser | null) {
+    if (uuid.length > 80) return null;
+    const [row] = (await tx
+      .select({ id: table.id, version: table.version })
+      .from(table)
+      .where(and(eq(table.uuid, uuid), def.scope?.(user)))
+      .for("update")) as { id: number; version: number }[];
+    return row ?? null;
+  }
+
+  return {
+    def,
+    listQuery,
+    getQuery,
+    readOne,
+
+    async list(query: unknown, user: SessionUser | null, defaultPageSize: number): Promise<ListData<Row>> {
+      const q = parseQuery(listQuery, query) as Record<string, unknown> & z.infer<typeof listQuery>;
+      const pageSize = q.pagesize ?? defaultPageSize;
+      const format = q.format ?? "view";
+      const term = q.searchTerm?.trim();
+      const conditions: (SQL | undefined)[] = [def.scope?.(user)];
+      if (term) conditions.push(or(...def.search.map((column) => ilike(column, `%${escapeLike(term)}%`))));
+      for (const [key, filter] of Object.entries(def.filters ?? {})) {
+        if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
+      }
+      const where = and(...conditions);
+      const by = def.sort[q.order ?? defaultSort] as SQLWrapper;
+      const direction = q.direction === "desc" ? desc : asc;
+      const [rows, totals] = await Promise.all([
+        select(db, format)
+          .where(where)
+          .orderBy(direction(by), direction(table.id))
+          .limit(pageSize)
+          .offset((q.page - 1) * pageSize) as Promise<Row[]>,
+        select(db, format, { total: count() }).where(where) as unknown as Promise<{ total: number }[]>,
+      ]);
+      const items = def.expand && rows.length > 0 ? await def.expand(db, rows) : rows;
+      return { items, pagination: { page: q.page, pageSize, total: Number(totals[0]?.total ?? 0) } };
+    },
+
+    async get(idOrUuid: string, query: unknown, user: SessionUser | null): Promise<Row> {
+      const { format } = parseQuery(getQuery, query);
+      const where = whereIdOrUuid(idOrUuid);
+      const record = where ? await readOne(db, where, def.scope?.(user), format ?? "view") : null;
+      if (!record) throw notFound(`${def.label} not found`);
+      return record;
+    },
+
+    async create(body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
+      const input = parseInput(body);
+      const uuid = typeof input.uuid === "string" && input.uuid !== "" ? input.uuid : newUuid(def.name);
+      if (!isUuidOf(def.name, uuid)) {
+        throw validationError({
+          uuid: `Uuid must be a version-4 uuid with the prefix ${uuidPrefixes[def.name]}`,
+        });
+      }
+      return db
+        .transaction(async (tx) => {
+          const ctx: WriteContext = { tx, user, change, existing: null };
+          const values = await toRow(input, ctx);
+          const [{ id }] = (await tx
+            .insert(table)
+            .values({ ...values, uuid } as never)
+            .returning({ id: table.id })) as { id: number }[];
+          await def.writeChildren?.(id, input, ctx);
+          const record = (await readOne(tx, eq(table.id, id))) as Row;
+          const changes = [...diff(null, record), ...secretChanges(input)];
+          await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes });
+          return record;
+        })
+        .catch(mapDbError);
+    },
+
+    async update(uuid: string, body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
+      const input = parseInput(body);
+      const errors: FieldError[] = [];
+      if (typeof input.uuid === "string" && input.uuid !== "" && input.uuid !== uuid) {
+        errors.push({ field: "uuid", message: "Uuid does not match the record being saved" });
+      }
+      if (typeof input.version !== "number")
+        errors.push({ field: "version", message: "Version is required" });
+      if (errors.length > 0) throw validationError(errors);
+      return db
+        .transaction(async (tx) => {
+          const locked = await lock(tx, uuid, user);
+          if (!locked) throw notFound(`${def.label} not found`);
+          if (locked.version !== input.version) {
+            throw conflict(
+              `This ${def.label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
+            );
+          }
+          const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          const ctx: WriteContext = { tx, user, change, existing: before };
+          const values = await toRow(input, ctx);
+          await tx
+            .update(table)
+            .set({ ...values, version: sql`${table.version} + 1`, updatedAt: sql`now()` } as never)
+            .where(eq(table.id, locked.id));
+          await def.writeChildren?.(locked.id, input, ctx);
+          const after = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          const changes = [...diff(before, after), ...secretChanges(input)];
+          if (changes.length > 0)
+            await recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes });
+          return after;
+        })
+        .catch(mapDbError);
+    },
+
+    async remove(uuid: string, user: SessionUser | null, change: ChangeContext): Promise<void> {
+      await db
+        .transaction(async (tx) => {
+          const locked = await lock(tx, uuid, user);
+          if (!locked) throw notFound(`${def.label} not found`);
+          const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
+          await tx.delete(table).where(eq(table.id, locked.id));
+          await recordAudit(tx, change, {
+            resource: def.name,
+            uuid,
+            action: "delete",
+            changes: diff(before, null),
+          });
+        })
+        .catch(mapDbError);
+    },
+  };
+}
+
+export type ResourceService = ReturnType<typeof resourceService>;
+
+const uuidParams = z.object({ uuid: z.string() });
+const idParams = z.object({ id: z.string().describe("uuid or numeric id") });
+
+/** The five routes of a described resource under /api/{name}. */
+export function registerResource<Input extends Row>(
+  app: FastifyInstance,
+  deps: Deps,
+  def: ResourceDescription<Input>,
+) {
+  const service = resourceService(deps.db, def);
+  const base = `/api/${def.name}`;
+  const access = { list: "user", get: "user", write: "user", ...def.access } as const;
+  const tags = [def.name];
+
+  app.get(
+    base,
+    { config: { access: access.list }, schema: { querystring: service.listQuery, tags } },
+    async (request, reply) =>
+      send(request, reply, await service.list(request.query, request.user, deps.config.defaultPageSize)),
+  );
+  app.get(
+    `${base}/:id`,
+    { config: { access: access.get }, schema: { params: idParams, querystring: service.getQuery, tags } },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return send(request, reply, await service.get(id, request.query, request.user));
+    },
+  );
+  app.post(
+    base,
+    { config: { access: access.write }, schema: { body: def.schema, tags } },
+    async (request, reply) =>
+      send(request, reply, await service.create(request.body, request.user, changeContext(request)), 201),
+  );
+  app.put(
+    `${base}/:uuid`,
+    { config: { access: access.write }, schema: { params: uuidParams, body: def.schema, tags } },
+    async (request, reply) => {
+      const { uuid } = request.params as { uuid: string };
+      return send(
+        request,
+        reply,
+        await service.update(uuid, request.body, request.user, changeContext(request)),
+      );
+    },
+  );
+  app.delete(
+    `${base}/:uuid`,
+    { config: { access: access.write }, schema: { params: uuidParams, tags } },
+    async (request, reply) => {
+      const { uuid } = request.params as { uuid: string };
+      await service.remove(uuid, request.user, changeContext(request));
+      return send(request, reply, { deleted: true });
+    },
+  );
+  return service;
+}

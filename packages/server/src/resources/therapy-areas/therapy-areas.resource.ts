@@ -1,0 +1,46 @@
+import { normalizeTherapyArea, therapyAreaSchema, validateTherapyArea } from "@trialdesk/domain";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { defineResource } from "../resource";
+import { therapyCategories } from "../therapy-categories/therapy-categories.table";
+import { therapyAreas } from "./therapy-areas.table";
+
+export const therapyAreasResource = defineResource({
+  name: "therapy-areas",
+  label: "Therapy area",
+  table: therapyAreas,
+  schema: therapyAreaSchema,
+  normalize: normalizeTherapyArea,
+  validate: validateTherapyArea,
+  sort: {
+    id: therapyAreas.id,
+    name: therapyAreas.name,
+    code: therapyAreas.code,
+    therapyCategoryName: therapyCategories.name,
+  },
+  search: [therapyAreas.name, therapyAreas.code],
+  filters: {
+    therapyCategoryId: {
+      schema: z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647),
+      where: (id: number) => eq(therapyAreas.therapyCategoryId, id),
+    },
+  },
+  // The detail page is public (spec §2.1).
+  access: { get: "public" },
+  formats: {
+    view: {
+      fields: {
+        id: therapyAreas.id,
+        uuid: therapyAreas.uuid,
+        version: therapyAreas.version,
+        name: therapyAreas.name,
+        code: therapyAreas.code,
+        therapyCategoryId: therapyAreas.therapyCategoryId,
+        therapyCategoryName: therapyCategories.name,
+      },
+      joins: (query) =>
+        query.innerJoin(therapyCategories, eq(therapyCategories.id, therapyAreas.therapyCategoryId)),
+    },
+  },
+  unique: { therapy_areas_code_unique: { field: "code", message: "Code must be unique" } },
+});

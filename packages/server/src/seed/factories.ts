@@ -1,0 +1,172 @@
+import { newUuid, type TherapyAreaInput, type TherapyCategoryInput } from "@trialdesk/domain";
+import { eq, sql } from "drizzle-orm";
+import { hashPassword } from "../auth/passwords";
+import type { Db, Tx } from "../db/client";
+import { partners } from "../resources/partners/partners.table";
+import { sites } from "../resources/sites/sites.table";
+import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
+import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
+import { userSites, users } from "../resources/users/users.table";
+
+/**
+ * The one factory module (DESIGN §6): valid records for server tests, the demo seed and the
+ * end-to-end tests. `…Input` builds a wire body as a client would send it; `create…` writes a row.
+ */
+
+/** The study the home page's Visit summary tile points at once the demo data has studies. */
+export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
+export const demoAdmin = {
+  email: "admin@example.com",
+  password: "admin1234",
+  firstName: "Ada",
+  lastName: "Admin",
+};
+
+let counter = 0;
+const next = () => ++counter;
+/** A 3-character code unique within one process: a letter and two base-36 digits. */
+export const uniqueCode = (letter = "X") =>
+  `${letter}${(next() % 1296).toString(36).padStart(2, "0").toUpperCase()}`;
+
+export function therapyCategoryInput(overrides: Partial<TherapyCategoryInput> = {}): TherapyCategoryInput {
+  const n = next();
+  return { uuid: newUuid("therapy-categories"), name: `Category ${n}`, code: uniqueCode("C"), ...overrides };
+}
+
+export function therapyAreaInput(
+  therapyCategoryId: number,
+  overrides: Partial<TherapyAreaInput> = {},
+): TherapyAreaInput {
+  const n = next();
+  return {
+    uuid: newUuid("therapy-areas"),
+    name: `Area ${n}`,
+    code: uniqueCode("A"),
+    therapyCategoryId,
+    ...overrides,
+  };
+}
+
+type DbOrTx = Db | Tx;
+
+export async function createTherapyCategory(db: DbOrTx, overrides: Partial<TherapyCategoryInput> = {}) {
+  const { id: _, version: __, ...input } = therapyCategoryInput(overrides);
+  const [row] = await db
+    .insert(therapyCategories)
+    .values({ ...input, uuid: input.uuid ?? newUuid("therapy-categories") })
+    .returning();
+  return row;
+}
+
+export async function createTherapyArea(
+  db: DbOrTx,
+  therapyCategoryId: number,
+  overrides: Partial<TherapyAreaInput> = {},
+) {
+  const input = therapyAreaInput(therapyCategoryId, overrides);
+  const [row] = await db
+    .insert(therapyAreas)
+    .values({
+      uuid: input.uuid ?? newUuid("therapy-areas"),
+      name: input.name,
+      code: input.code,
+      therapyCategoryId: input.therapyCategoryId ?? therapyCategoryId,
+    })
+    .returning();
+  return row;
+}
+
+export type SiteValues = typeof sites.$inferInsert;
+
+export async function createSite(db: DbOrTx, overrides: Partial<SiteValues> = {}) {
+  const code = overrides.code ?? uniqueCode("S");
+  const [row] = await db
+    .insert(sites)
+    .values({
+      uuid: newUuid("sites"),
+      name: `Site ${code}`,
+      shortName: `Site ${code}`,
+      code,
+      barcodePrefix: `${code}-`,
+      ...overrides,
+    })
+    .returning();
+  return row;
+}
+
+export async function createPartner(db: DbOrTx, overrides: Partial<typeof partners.$inferInsert> = {}) {
+  const code = overrides.code ?? uniqueCode("P");
+  const [row] = await db
+    .insert(partners)
+    .values({ uuid: newUuid("partners"), name: `Partner ${code}`, code, ...overrides })
+    .returning();
+  return row;
+}
+
+export type UserOptions = {
+  email?: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  isAdmin?: boolean;
+  isActive?: boolean;
+  siteIds?: number[];
+};
+
+/** A user who can sign in with `password` (default "password123"). */
+export async function createUser(db: DbOrTx, options: UserOptions = {}) {
+  const n = next();
+  const password = options.password ?? "password123";
+  const [row] = await db
+    .insert(users)
+    .values({
+      uuid: newUuid("users"),
+      email: options.email ?? `user${n}.${Date.now()}@example.com`,
+      passwordHash: await hashPassword(password),
+      lastPasswordChangeDate: sql`now()`,
+      firstName: options.firstName ?? "Test",
+      lastName: options.lastName ?? `User ${n}`,
+      isAdmin: options.isAdmin ?? false,
+      isActive: options.isActive ?? true,
+    })
+    .returning();
+  if (options.siteIds?.length) {
+    await db.insert(userSites).values(options.siteIds.map((siteId) => ({ userId: row.id, siteId })));
+  }
+  return { ...row, password };
+}
+
+/** Creates an administrator with every site, or resets the password of an existing account. */
+export async function upsertAdmin(
+  db: Db,
+  options: { email: string; password: string; firstName?: string; lastName?: string },
+) {
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, options.email.toLowerCase()));
+  const allSites = await db.select({ id: sites.id }).from(sites);
+  if (existing) {
+    await db
+      .update(users)
+      .set({
+        passwordHash: await hashPassword(options.password),
+        lastPasswordChangeDate: sql`now()`,
+        isAdmin: true,
+        isActive: true,
+        version: sql`${users.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(users.id, existing.id));
+    return { id: existing.id, created: false };
+  }
+  const user = await createUser(db, {
+    email: options.email,
+    password: options.password,
+    firstName: options.firstName ?? "Admin",
+    lastName: options.lastName ?? "User",
+    isAdmin: true,
+    siteIds: allSites.map((s) => s.id),
+  });
+  return { id: user.id, created: true };
+}
