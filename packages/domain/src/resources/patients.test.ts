@@ -11,7 +11,10 @@ import {
 
 const named = () => {
   const patient = emptyPatient();
-  return { ...patient, patientDetail: { ...patient.patientDetail!, firstName: "Anna", lastName: "Kiss" } };
+  return {
+    ...patient,
+    patientDetail: { ...patient.patientDetail, sex: "UNK" as const, firstName: "Anna", lastName: "Kiss" },
+  };
 };
 
 describe("patients", () => {

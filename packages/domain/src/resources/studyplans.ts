@@ -1,0 +1,87 @@
+import { z } from "zod";
+import {
+  type CalculationMode,
+  calculationModes,
+  defaultCalculationMode,
+  scheduleDaysDigits,
+  scheduleWindowDigits,
+} from "../constants";
+import { idRef, recordMeta } from "../schema";
+import { validator } from "../validation";
+import { count } from "./fields";
+
+/** One step of a plan: from a visit to the next used one (null for the last visit). */
+export type ScheduleEntry = {
+  id: number | null;
+  fromVisitId: number;
+  toVisitId: number | null;
+  daysFromStart: number;
+  allowedDaysBefore: number;
+  allowedDaysAfter: number;
+  /** The position of fromVisitId in the plan, from 1 (the number on its card). */
+  sequence: number;
+};
+
+export type Studyplan = {
+  id: number;
+  uuid: string;
+  version: number;
+  studyId: number;
+  calculationMode: CalculationMode;
+  schedule: ScheduleEntry[];
+};
+
+const maxDays = 10 ** scheduleDaysDigits - 1;
+const maxWindow = 10 ** scheduleWindowDigits - 1;
+
+export const scheduleEntrySchema = z.strictObject({
+  id: z.number().int().nullish(),
+  fromVisitId: idRef(),
+  toVisitId: idRef().nullable(),
+  daysFromStart: count(maxDays),
+  allowedDaysBefore: count(maxWindow),
+  allowedDaysAfter: count(maxWindow),
+  sequence: count(10_000),
+});
+
+export const studyplanSchema = z.strictObject({
+  ...recordMeta,
+  studyId: idRef().nullish(),
+  /** A new plan names its study by uuid (spec §3); the server resolves it to studyId. */
+  studyUuid: z.string().max(80).nullish(),
+  calculationMode: z.enum(calculationModes).optional(),
+  schedule: z.array(scheduleEntrySchema).max(500),
+});
+export type StudyplanInput = z.infer<typeof studyplanSchema>;
+
+/** Spec §5: none, always passes. The schedule's own consistency is checked by scheduleProblem. */
+export const validateStudyplan = validator<Partial<StudyplanInput>>();
+
+export function normalizeStudyplan<T extends Partial<StudyplanInput>>(data: T): T {
+  return data;
+}
+
+export const emptyStudyplan = (studyUuid?: string | null): Partial<StudyplanInput> => ({
+  studyId: null,
+  studyUuid: studyUuid ?? null,
+  calculationMode: defaultCalculationMode,
+  schedule: [],
+});
+
+/** The counts behind the studyplan status badge. */
+export type PlanCounts = {
+  studyplanId: number | null;
+  mandatoryStudyplanVisitCount: number | null;
+  mandatoryVisitCount: number | null;
+};
+
+/** Rows of GET studyplans: one per study, with its plan if any; the row id is studyUuid. */
+export type StudyplanListRow = PlanCounts & {
+  studyId: number;
+  studyUuid: string;
+  studyName: string;
+  protocolNr: string | null;
+  studyplanUuid: string | null;
+  /** "Studyplan: n" */
+  studyplanVisitCount: number;
+};
