@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { isUuidOf } from "@trialdesk/domain";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sessionExpiredState } from "../app/countdown";
 import { TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
 import { TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
 import { type Call, type Reply, renderRoutes, stubApi } from "./test-utils";
@@ -173,6 +174,19 @@ describe("FormScreen", () => {
     dialog = await screen.findByRole("dialog", { name: "Unsaved Changes" });
     await user.click(within(dialog).getByRole("button", { name: "Yes, Leave" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/therapy-categories"));
+  });
+
+  it("lets the session expiry through to /logout even with unsaved changes", async () => {
+    stubServer();
+    const user = userEvent.setup();
+    const { router } = renderRoutes(
+      [...routes, { path: "/logout", element: <p>logged out</p> }],
+      [`/therapy-categories/${uuid}/edit`],
+    );
+    await user.type(await screen.findByDisplayValue("Oncology"), "!");
+    await router.navigate("/logout", { state: sessionExpiredState });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/logout"));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
   it("Back without changes goes back at once; Reset restores the original", async () => {

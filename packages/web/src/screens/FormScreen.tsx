@@ -4,6 +4,7 @@ import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useBlocker, useLocation, useNavigate, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
+import { isSessionExpiry } from "../app/countdown";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
@@ -104,12 +105,13 @@ function RecordForm<T extends Data>({
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState(false);
 
-  // The unsaved-changes guard: in-app navigation asks first, the browser warns on leaving.
+  // The unsaved-changes guard: in-app navigation asks first, the browser warns on leaving. An expired
+  // session still ends (the countdown's navigation to /logout passes).
   const unsaved = useRef(form.unsaved);
   unsaved.current = form.unsaved;
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      unsaved.current && currentLocation.pathname !== nextLocation.pathname,
+      unsaved.current && currentLocation.pathname !== nextLocation.pathname && !isSessionExpiry(nextLocation),
   );
   useEffect(() => {
     if (!form.unsaved) return;
