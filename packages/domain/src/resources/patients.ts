@@ -69,6 +69,7 @@ export type Patient = {
 
 export const statusDetailsMaxLength = 200;
 export const maxContacts = 20;
+export const postalCodeMaxLength = 20;
 
 const contactSchema = z
   .strictObject({
@@ -113,7 +114,7 @@ export const patientSchema = z.strictObject({
     countryCode: countryCode(),
     city: text().nullish(),
     streetAddress: text().nullish(),
-    postalCode: text().nullish(),
+    postalCode: text(postalCodeMaxLength).nullish(),
     additionalAddressLine: text().nullish(),
     addressType: z.enum(addressTypes).optional(),
   }),
