@@ -1,5 +1,6 @@
 import { createElement } from "react";
 import type { RouteObject } from "react-router";
+import { Spinner } from "../ui/spinner";
 
 /**
  * Every route of spec §2.1 for the resources, each lazily loaded per resource. A resource whose
@@ -14,13 +15,20 @@ const notBuilt =
     return { Component: () => createElement(NotBuiltScreen, { title }) };
   };
 
+/** A lazily loaded route; the spinner shows while its screen's code loads on the first page load. */
+const route = (path: string, lazy: Lazy): RouteObject => ({
+  path,
+  lazy,
+  hydrateFallbackElement: createElement(Spinner, { label: "Loading..." }),
+});
+
 /** The four routes of a resource: list, create, detail and edit. */
 function crud(resource: string, screens: { list: Lazy; form: Lazy; detail: Lazy }): RouteObject[] {
   return [
-    { path: `/${resource}`, lazy: screens.list },
-    { path: `/${resource}/create`, lazy: screens.form },
-    { path: `/${resource}/:itemId`, lazy: screens.detail },
-    { path: `/${resource}/:itemId/edit`, lazy: screens.form },
+    route(`/${resource}`, screens.list),
+    route(`/${resource}/create`, screens.form),
+    route(`/${resource}/:itemId`, screens.detail),
+    route(`/${resource}/:itemId/edit`, screens.form),
   ];
 }
 
@@ -50,8 +58,8 @@ const therapyAreas = {
 
 /** The public detail pages (spec §2.1): no sign-in needed. */
 export const publicResourceRoutes: RouteObject[] = [
-  { path: "/therapy-categories/:itemId", lazy: therapyCategories.detail },
-  { path: "/therapy-areas/:itemId", lazy: therapyAreas.detail },
+  route("/therapy-categories/:itemId", therapyCategories.detail),
+  route("/therapy-areas/:itemId", therapyAreas.detail),
 ];
 
 const isPublic = (route: RouteObject) => publicResourceRoutes.some((p) => p.path === route.path);
@@ -70,9 +78,9 @@ export const resourceRoutes: RouteObject[] = [
   ...notBuiltCrud("visits", "Visits"),
   ...notBuiltCrud("users", "Users"),
   ...notBuiltCrud("monitors", "Monitors"),
-  { path: "/studyplans", lazy: notBuilt("Studyplans") },
-  { path: "/studies/:studyUuid/studyplans/create", lazy: notBuilt("Studyplans") },
-  { path: "/studyplans/:studyplanUuid/edit", lazy: notBuilt("Studyplans") },
-  { path: "/studyplans/:studyplanUuid", lazy: notBuilt("Studyplans") },
-  { path: "/visit-summary/:studyUuid", lazy: notBuilt("Visit summary") },
+  route("/studyplans", notBuilt("Studyplans")),
+  route("/studies/:studyUuid/studyplans/create", notBuilt("Studyplans")),
+  route("/studyplans/:studyplanUuid/edit", notBuilt("Studyplans")),
+  route("/studyplans/:studyplanUuid", notBuilt("Studyplans")),
+  route("/visit-summary/:studyUuid", notBuilt("Visit summary")),
 ].filter((route) => !isPublic(route));

@@ -37,7 +37,9 @@ export type FieldSpec =
       emptyText?: string;
     });
 
-const widths = { small: "max-w-28", medium: "max-w-sm", full: "" } as const;
+/** Width of the control; the label, hint and error keep the field's room so short codes stay readable. */
+const controlWidths = { small: "max-w-28", medium: "", full: "" } as const;
+const fieldWidths = { small: "max-w-sm", medium: "max-w-sm", full: "" } as const;
 
 export const fieldId = (name: string) => `field-${name.replaceAll(".", "-")}`;
 
@@ -66,7 +68,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
       required={spec.required}
       hint={spec.hint}
       error={error}
-      className={widths[spec.width ?? "medium"]}
+      className={fieldWidths[spec.width ?? "medium"]}
     >
       {(control) =>
         spec.kind === "select" ? (
@@ -78,9 +80,11 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
               onChange={(v) => form.setValue(spec.name, v)}
               placeholder={spec.placeholder}
               emptyText={spec.emptyText}
+              className={controlWidths[spec.width ?? "medium"]}
             />
           ) : (
             <SearchableSelect
+              className={controlWidths[spec.width ?? "medium"]}
               {...control}
               options={spec.options ?? []}
               value={value as SelectValue | null}
@@ -96,6 +100,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
             maxLength={spec.maxLength}
             readOnly={spec.readOnly}
             invalid={Boolean(error)}
+            className={controlWidths[spec.width ?? "medium"]}
             autoComplete={spec.type === "password" ? "new-password" : "off"}
             value={value === null || value === undefined ? "" : String(value)}
             onChange={(event) => form.setValue(spec.name, event.target.value)}
@@ -113,6 +118,7 @@ function LookupSelect({
   onChange,
   placeholder,
   emptyText,
+  className,
 }: {
   control: ControlProps;
   lookup: Lookup;
@@ -120,6 +126,7 @@ function LookupSelect({
   onChange: (value: SelectValue) => void;
   placeholder?: string;
   emptyText?: string;
+  className?: string;
 }) {
   const query = { page: 1, pagesize: lookup.pageSize, ...lookup.query };
   const options = useQuery({
@@ -136,6 +143,7 @@ function LookupSelect({
       onChange={onChange}
       placeholder={placeholder}
       emptyText={emptyText}
+      className={className}
     />
   );
 }

@@ -202,7 +202,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
                 {column.sortable ? (
                   <button
                     type="button"
-                    className="inline-flex items-center gap-1 uppercase hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-600"
+                    className="inline-flex items-center gap-1 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-600"
                     onClick={() => sortBy(column.key)}
                   >
                     {column.title}

@@ -17,7 +17,7 @@ export function TableArea({ children, label }: { children: ReactNode; label: str
 export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
   return (
     <th
-      className={`sticky top-0 z-[1] border-b border-gray-200 bg-gray-100 px-3 py-2 text-xs font-semibold tracking-wide text-gray-700 uppercase ${className}`}
+      className={`sticky top-0 z-[1] border-b border-gray-200 bg-gray-100 px-3 py-2 text-xs font-semibold text-gray-700 ${className}`}
       {...props}
     />
   );

@@ -1,0 +1,59 @@
+import { screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderRoutes, stubApi } from "../screens/test-utils";
+import { publicResourceRoutes, resourceRoutes } from "./index";
+
+const resources = [
+  "therapy-categories",
+  "therapy-areas",
+  "sites",
+  "partners",
+  "projects",
+  "studies",
+  "patients",
+  "study-patients",
+  "patient-visits",
+  "visits",
+  "users",
+  "monitors",
+];
+const publicPaths = ["/therapy-categories/:itemId", "/therapy-areas/:itemId"];
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("resource routes", () => {
+  it("has every route of spec §2.1, the two public details only among the public routes", () => {
+    const paths = resourceRoutes.map((r) => r.path);
+    const expected = resources.flatMap((r) => [
+      `/${r}`,
+      `/${r}/create`,
+      `/${r}/:itemId`,
+      `/${r}/:itemId/edit`,
+    ]);
+    for (const path of [
+      ...expected.filter((p) => !publicPaths.includes(p)),
+      "/studyplans",
+      "/studies/:studyUuid/studyplans/create",
+      "/studyplans/:studyplanUuid/edit",
+      "/studyplans/:studyplanUuid",
+      "/visit-summary/:studyUuid",
+    ]) {
+      expect(paths).toContain(path);
+    }
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(publicResourceRoutes.map((r) => r.path)).toEqual(publicPaths);
+    for (const path of publicPaths) expect(paths).not.toContain(path);
+  });
+
+  it("loads a screen lazily; a resource not built yet says so", async () => {
+    stubApi((call) =>
+      call.path === "/api/therapy-categories"
+        ? { data: { items: [], pagination: { page: 1, pageSize: 10, total: 0 } } }
+        : undefined,
+    );
+    renderRoutes(resourceRoutes, ["/sites/create"]);
+    expect(await screen.findByText("Sites — this screen is not built yet.")).toBeInTheDocument();
+    renderRoutes(resourceRoutes, ["/therapy-categories"]);
+    expect(await screen.findByRole("heading", { name: "Therapy categories" })).toBeInTheDocument();
+  });
+});
