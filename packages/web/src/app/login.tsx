@@ -85,11 +85,12 @@ export function LoginPage() {
               />
               <button
                 type="button"
-                aria-label={showPassword ? "Hide password" : "Show password"}
                 aria-controls={passwordId}
                 onClick={() => setShowPassword(!showPassword)}
                 className="absolute inset-y-0 right-0 flex items-center px-2.5 text-gray-500 hover:text-gray-800 focus-visible:outline-2 focus-visible:outline-blue-600"
               >
+                {/* Named by text, not aria-label, so a search by the label "Password" finds only the field. */}
+                <span className="sr-only">{showPassword ? "Hide password" : "Show password"}</span>
                 {showPassword ? (
                   <EyeOff aria-hidden className="size-4" />
                 ) : (

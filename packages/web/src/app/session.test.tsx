@@ -204,6 +204,7 @@ describe("several tabs", () => {
     renderApp("/", { children: <SessionProbe /> });
     await screen.findByRole("link", { name: "New visit" });
     const other = createSessionStore();
+    other.connect();
     await act(() => other.signIn("b@example.com", "secret123"));
     expect(await screen.findByText("Welcome back!")).toBeInTheDocument();
     other.dispose();

@@ -104,20 +104,28 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     set({ status: "success", user: null, error: null });
     options.onSignedOut?.();
   };
-  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(channelName) : null;
-  if (channel) {
-    channel.onmessage = (event: MessageEvent<SessionMessage>) => {
-      const message = event.data;
-      if (message.type === "signed-out" || message.userUuid !== state.user?.uuid) endedElsewhere();
-    };
-  }
+  let channel: BroadcastChannel | null = null;
   const tell = (message: SessionMessage) => channel?.postMessage(message);
 
-  configureApi({
-    session: { accessToken: () => accessToken, csrfToken: () => csrfToken, refresh, signedOut },
-  });
+  /**
+   * Wires this store into the API client and the other tabs. Not done on creation: React may
+   * create a store and throw it away (StrictMode), and a discarded store must not own the client.
+   */
+  const connect = () => {
+    configureApi({
+      session: { accessToken: () => accessToken, csrfToken: () => csrfToken, refresh, signedOut },
+    });
+    if (!channel && typeof BroadcastChannel === "function") {
+      channel = new BroadcastChannel(channelName);
+      channel.onmessage = (event: MessageEvent<SessionMessage>) => {
+        const message = event.data;
+        if (message.type === "signed-out" || message.userUuid !== state.user?.uuid) endedElsewhere();
+      };
+    }
+  };
 
   const start = () => {
+    connect();
     startup ??= begin();
     return startup;
   };
@@ -195,6 +203,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    connect,
     start,
     signIn,
     signOut,

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { AppConfig, MenuItem, SignedInUser, SiteOption } from "@trialdesk/domain";
-import type { ReactNode } from "react";
+import { type ReactNode, StrictMode } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { vi } from "vitest";
 import { createQueryClient } from "../query-client";
@@ -150,14 +150,17 @@ export function renderApp(
     { initialEntries: [path] },
   );
   const queryClient = createQueryClient();
+  // StrictMode as in main.tsx: it creates and discards state and runs effects twice.
   const result = render(
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider>
-        <RouterProvider router={router} />
-        <Toaster />
-        {extra.children}
-      </SessionProvider>
-    </QueryClientProvider>,
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <RouterProvider router={router} />
+          <Toaster />
+          {extra.children}
+        </SessionProvider>
+      </QueryClientProvider>
+    </StrictMode>,
   );
   return { ...result, router, queryClient };
 }
