@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ListData, valueAt } from "@trialdesk/domain";
+import { useEffect } from "react";
 import { api, type Query } from "../api/client";
+import { toast } from "../app/toast";
 import { Checkbox } from "../ui/checkbox";
 import { type ControlProps, Field } from "../ui/field";
 import { Input } from "../ui/input";
@@ -134,6 +136,10 @@ function LookupSelect({
     queryFn: () => api.get<ListData<Row>>(lookup.resource, query),
     select: (data) => data.items.map(lookup.option),
   });
+  useEffect(() => {
+    if (options.error)
+      toast({ title: `Can not load data: ${options.error.message}`, variant: "destructive" });
+  }, [options.error]);
   return (
     <SearchableSelect
       {...control}

@@ -91,7 +91,11 @@ describe("FormScreen", () => {
     const calls = stubServer((call) => ({ data: { ...(call.body as object), version: 2 } }));
     const user = userEvent.setup();
     renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);
+    expect(screen.getByText("Loading...")).toBeInTheDocument();
     expect(await screen.findByDisplayValue("Oncology")).toBeInTheDocument();
+    expect(screen.queryByText("Loading...")).not.toBeInTheDocument();
+    // Save waits a moment after loading ends.
+    expect(saveButton()).toBeDisabled();
     await user.clear(screen.getByLabelText("Name"));
     await user.type(screen.getByLabelText("Name"), "Oncology II");
     await saveWhenReady(user);
@@ -99,6 +103,15 @@ describe("FormScreen", () => {
     const put = calls.find((c) => c.method === "PUT");
     expect(put?.path).toBe(`/api/therapy-categories/${uuid}`);
     expect(put?.body).toEqual({ id: 5, uuid, version: 1, name: "Oncology II", code: "ONC" });
+  });
+
+  it("reads the record afresh on a reload even when the history still holds the saved copy", async () => {
+    const calls = stubServer();
+    renderRoutes(routes, [
+      { pathname: `/therapy-categories/${uuid}/edit`, state: { saved: { ...stored, name: "Stale" } } },
+    ]);
+    expect(await screen.findByDisplayValue("Oncology")).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === "GET")).toHaveLength(1);
   });
 
   it("places a server field error on its field and toasts Invalid field data", async () => {

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type FieldErrors, loadingOverlayDelayMs, newUuid, type ResourceName } from "@trialdesk/domain";
 import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { useBlocker, useLocation, useNavigate, useParams } from "react-router";
+import { useBlocker, useLocation, useNavigate, useNavigationType, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
 import { isSessionExpiry } from "../app/countdown";
 import { toast } from "../app/toast";
@@ -64,7 +64,9 @@ function RecordForm<T extends Data>({
   const { resource, title, validate, normalize } = description;
   const navigate = useNavigate();
   const location = useLocation();
-  const handedOver = (location.state as SavedState | null)?.saved;
+  const navigationType = useNavigationType();
+  // Only right after the save (a replace); a reload or back/forward reads the record afresh.
+  const handedOver = navigationType === "REPLACE" ? (location.state as SavedState | null)?.saved : undefined;
   const savedHere = handedOver && handedOver.uuid === itemId ? (handedOver as T) : undefined;
 
   // A new record gets its client uuid once, so a retried save cannot create it twice.

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { FieldError, SignedInUser } from "@trialdesk/domain";
-import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
+import { createMemoryRouter, type InitialEntry, type RouteObject, RouterProvider } from "react-router";
 import { vi } from "vitest";
 import { SessionProvider } from "../app/session";
 import { useToasts } from "../app/toast";
@@ -23,7 +23,7 @@ function ToastList() {
 
 export function renderRoutes(
   routes: RouteObject[],
-  initialEntries: string[],
+  initialEntries: InitialEntry[],
   options: { session?: boolean } = {},
 ) {
   const router = createMemoryRouter(routes, { initialEntries, initialIndex: initialEntries.length - 1 });
