@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -64,4 +65,9 @@ export function openDatabase(config: { databaseUrl: string | null; dataDir: stri
   return config.databaseUrl
     ? Promise.resolve(openPostgres(config.databaseUrl))
     : openPglite({ dataDir: config.dataDir });
+}
+
+/** Runs raw SQL and answers its rows (both drivers answer {rows}). */
+export async function queryRows<T = Record<string, unknown>>(db: Db | Tx, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }

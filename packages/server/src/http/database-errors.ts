@@ -58,8 +58,10 @@ export function databaseError(
       const field = camel(rest.replace(/_unique$/, ""));
       return new AppError(400, invalidFieldData, [{ field, message: `${humanize(field)} must be unique` }]);
     }
+    // ON DELETE RESTRICT raises 23001; NO ACTION raises 23503.
+    case "23001":
     case "23503": {
-      const referenced = pg.detail?.match(/is still referenced from table "([^"]+)"/)?.[1];
+      const referenced = pg.detail?.match(/is (?:still )?referenced from table "([^"]+)"/)?.[1];
       if (referenced) {
         const what = options.label ?? "This record";
         return new AppError(409, `${what} is still used by ${tableLabel(referenced)}`);

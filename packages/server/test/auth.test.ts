@@ -1,0 +1,317 @@
+import { sql } from "drizzle-orm";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
+import { createSite, createUser } from "../src/seed/factories";
+import { databaseKinds, startApp, type TestApp } from "./helpers";
+
+const secret = "test-secret-that-is-long-enough-for-hs256";
+
+describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { config: { tokenSecret: secret, loginRateLimit: 5 } });
+  });
+  afterAll(() => t.close());
+
+  const signIn = (username: string, password: string, ip = "10.0.0.1") =>
+    t.request<{ user: { email: string }; accessToken: string; csrfToken: string; accessTokenExpire: number }>(
+      {
+        method: "POST",
+        url: "/api/auth",
+        payload: { username, password },
+        remoteAddress: ip,
+      },
+    );
+  const refresh = (cookie: string) =>
+    t.request<{ accessToken: string; csrfToken: string; accessTokenExpire: number }>({
+      method: "POST",
+      url: "/api/token",
+      payload: { type: "refresh_token" },
+      cookies: { trialdesk_refresh: cookie },
+    });
+  const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
+    res.cookies.find((c) => c.name === "trialdesk_refresh")?.value as string;
+
+  it("signs in with the right password: user, tokens and an HttpOnly SameSite=Strict refresh cookie on /api", async () => {
+    const user = await createUser(t.database.db, {
+      email: "Nora.Nurse@example.com",
+      firstName: "Nora",
+      lastName: "Nurse",
+    });
+    const res = await signIn("nora.nurse@example.com", user.password);
+    expect(res.status).toBe(200);
+    expect(res.body.data.user).toMatchObject({
+      email: "Nora.Nurse@example.com",
+      profile: { firstName: "Nora", lastName: "Nurse" },
+    });
+    expect(res.body.data).toMatchObject({
+      accessToken: expect.any(String),
+      csrfToken: expect.any(String),
+      accessTokenExpire: 900,
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/password/i);
+    const setCookie = String(res.headers["set-cookie"]);
+    expect(setCookie).toMatch(/trialdesk_refresh=/);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).toMatch(/Path=\/api/);
+  });
+
+  it("answers a wrong password and an unknown e-mail the same way", async () => {
+    const user = await createUser(t.database.db);
+    const wrong = await signIn(user.email, "not-the-password", "10.0.1.1");
+    const unknown = await signIn("nobody@example.com", "whatever1", "10.0.1.2");
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body.header).toMatchObject({
+        errorCode: "UNAUTHENTICATED",
+        errorMessage: "Invalid e-mail or password",
+      });
+    }
+  });
+
+  it("refuses an inactive user with the same answer", async () => {
+    const user = await createUser(t.database.db, { isActive: false });
+    const res = await signIn(user.email, user.password, "10.0.2.1");
+    expect(res.status).toBe(401);
+    expect(res.body.header.errorMessage).toBe("Invalid e-mail or password");
+  });
+
+  it("asks for the fields it needs", async () => {
+    const res = await t.request({ method: "POST", url: "/api/auth", payload: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual(
+      expect.arrayContaining([
+        { field: "username", message: "Email is required" },
+        { field: "password", message: "Password is required" },
+      ]),
+    );
+  });
+
+  it("rotates the refresh token on every use", async () => {
+    const user = await createUser(t.database.db);
+    const first = cookieOf(await signIn(user.email, user.password, "10.0.3.1"));
+    const res = await refresh(first);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      accessToken: expect.any(String),
+      csrfToken: expect.any(String),
+      accessTokenExpire: 900,
+    });
+    const second = cookieOf(res);
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    const me = await t.request<{ email: string }>({
+      method: "GET",
+      url: "/api/me",
+      headers: { authorization: `Bearer ${res.body.data.accessToken}` },
+    });
+    expect(me.body.data.email).toBe(user.email);
+    // Stored only as hashes.
+    const stored = await queryRows(
+      t.database.db,
+      sql`select token_hash from refresh_tokens where token_hash = ${first} or token_hash = ${second}`,
+    );
+    expect(stored).toHaveLength(0);
+  });
+
+  it("revokes the whole chain when a rotated refresh token is used again", async () => {
+    const user = await createUser(t.database.db);
+    const first = cookieOf(await signIn(user.email, user.password, "10.0.4.1"));
+    const second = cookieOf(await refresh(first));
+    const replay = await refresh(first);
+    expect(replay.status).toBe(401);
+    // The legitimate newest token of that chain is dead too.
+    const afterReplay = await refresh(second);
+    expect(afterReplay.status).toBe(401);
+  });
+
+  it("refuses a refresh after logout", async () => {
+    const user = await createUser(t.database.db);
+    const cookie = cookieOf(await signIn(user.email, user.password, "10.0.5.1"));
+    const out = await t.request({
+      method: "GET",
+      url: "/api/logout",
+      cookies: { trialdesk_refresh: cookie },
+    });
+    expect(out.status).toBe(200);
+    expect(String(out.headers["set-cookie"])).toMatch(/trialdesk_refresh=;/);
+    expect((await refresh(cookie)).status).toBe(401);
+  });
+
+  it("refuses a refresh without a cookie, with an unknown one, or with a wrong type", async () => {
+    expect(
+      (await t.request({ method: "POST", url: "/api/token", payload: { type: "refresh_token" } })).status,
+    ).toBe(401);
+    expect((await refresh("made-up")).status).toBe(401);
+    const wrongType = await t.request({ method: "POST", url: "/api/token", payload: { type: "password" } });
+    expect(wrongType.status).toBe(400);
+  });
+
+  it("refuses an expired or tampered access token", async () => {
+    const user = await createUser(t.database.db);
+    const expired = await new SignJWT({ uid: user.id, admin: false, csrf: "x" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(user.uuid)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
+      .sign(new TextEncoder().encode(secret));
+    const session = await t.signIn(user.email, user.password);
+    const [head, body, signature] = session.accessToken.split(".");
+    const forgedBody = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), admin: true }),
+    ).toString("base64url");
+    const tampered = [`${head}.${forgedBody}.${signature}`, `${head}.${body}.${signature.slice(0, -2)}xx`];
+    for (const token of [expired, ...tampered, "not-a-jwt"]) {
+      const res = await t.request({
+        method: "GET",
+        url: "/api/me",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body.header.errorCode).toBe("UNAUTHENTICATED");
+    }
+    // A token signed with another secret is no token either.
+    const foreign = await new SignJWT({ uid: user.id, admin: true, csrf: "x" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(user.uuid)
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode("another-secret-another-secret-another"));
+    expect(
+      (await t.request({ method: "GET", url: "/api/me", headers: { authorization: `Bearer ${foreign}` } }))
+        .status,
+    ).toBe(401);
+  });
+
+  it("refuses a bearer-made change without the matching x-csrf-token (403)", async () => {
+    const session = await t.signedInUser();
+    const payload = { name: "Oncology CSRF", code: "OCS" };
+    const missing = await t.request({
+      method: "POST",
+      url: "/api/therapy-categories",
+      headers: { authorization: `Bearer ${session.accessToken}` },
+      payload,
+    });
+    expect(missing.status).toBe(403);
+    expect(missing.body.header.errorCode).toBe("FORBIDDEN");
+    const wrong = await t.request({
+      method: "POST",
+      url: "/api/therapy-categories",
+      session,
+      headers: { "x-csrf-token": "guess" },
+      payload,
+    });
+    expect(wrong.status).toBe(403);
+    const right = await t.request({ method: "POST", url: "/api/therapy-categories", session, payload });
+    expect(right.status).toBe(201);
+  });
+
+  it("ends a deactivated user's session at the next call", async () => {
+    const user = await createUser(t.database.db);
+    const session = await t.signIn(user.email, user.password);
+    await t.database.db.execute(sql`update users set is_active = false where id = ${user.id}`);
+    expect((await t.request({ method: "GET", url: "/api/me", session })).status).toBe(401);
+    expect((await refresh(session.cookie)).status).toBe(401);
+  });
+
+  it("limits failed sign-ins per account (429), even for the right password afterwards", async () => {
+    const user = await createUser(t.database.db);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(user.email, "wrong-password", `10.1.0.${i}`)).status).toBe(401);
+    const blocked = await signIn(user.email, user.password, "10.1.0.99");
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.header.errorCode).toBe("RATE_LIMITED");
+  });
+
+  it("limits failed sign-ins per address across accounts (429)", async () => {
+    for (let i = 0; i < 20; i++) await signIn(`guess${i}@example.com`, "wrong-password", "10.2.0.1");
+    const user = await createUser(t.database.db);
+    expect((await signIn(user.email, user.password, "10.2.0.1")).status).toBe(429);
+    expect((await signIn(user.email, user.password, "10.2.0.2")).status).toBe(200);
+  });
+
+  it("answers /api/me, /api/me/sites and /api/me/menu for the signed-in user", async () => {
+    const [a, b] = [await createSite(t.database.db), await createSite(t.database.db)];
+    const staff = await t.signedInUser({ firstName: "Sam", lastName: "Staff", siteIds: [b.id] });
+    const me = await t.request<{ profile: object; isAdmin: boolean; siteIds: number[] }>({
+      method: "GET",
+      url: "/api/me",
+      session: staff,
+    });
+    expect(me.body.data).toMatchObject({
+      profile: { firstName: "Sam", lastName: "Staff" },
+      isAdmin: false,
+      siteIds: [b.id],
+    });
+
+    const sites = await t.request<{
+      items: { id: number; code: string; shortName: string; city: string | null }[];
+    }>({
+      method: "GET",
+      url: "/api/me/sites",
+      session: staff,
+    });
+    expect(sites.body.data.items.map((s) => s.id)).toEqual([b.id]);
+    expect(sites.body.data.items[0]).toEqual({
+      id: b.id,
+      uuid: b.uuid,
+      code: b.code,
+      shortName: b.shortName,
+      city: null,
+    });
+
+    const admin = await t.signedInUser({ isAdmin: true });
+    const adminSites = await t.request<{ items: { id: number }[] }>({
+      method: "GET",
+      url: "/api/me/sites",
+      session: admin,
+    });
+    expect(adminSites.body.data.items.map((s) => s.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+
+    type Item = { label: string; route: string | null; children: Item[] };
+    const labels = (items: Item[]): string[] => items.flatMap((i) => [i.label, ...labels(i.children)]);
+    const staffMenu = await t.request<Item[]>({ method: "GET", url: "/api/me/menu", session: staff });
+    const adminMenu = await t.request<Item[]>({ method: "GET", url: "/api/me/menu", session: admin });
+    const everyone = [
+      "Patients",
+      "Study patients",
+      "Patient visits",
+      "Projects",
+      "Studies",
+      "Visits",
+      "Studyplans",
+      "Therapy categories",
+      "Therapy areas",
+      "Partners",
+      "Sites",
+    ];
+    expect(labels(staffMenu.body.data)).toEqual(expect.arrayContaining(everyone));
+    expect(labels(staffMenu.body.data)).not.toContain("Users");
+    expect(labels(adminMenu.body.data)).toEqual(
+      expect.arrayContaining([...everyone, "Administration", "Users", "Monitors"]),
+    );
+    const routes = (items: Item[]): (string | null)[] =>
+      items.flatMap((i) => [i.route, ...routes(i.children)]);
+    expect(routes(adminMenu.body.data)).toEqual(
+      expect.arrayContaining(["/therapy-categories", "/studyplans", "/users", "/monitors"]),
+    );
+  });
+
+  it("keeps signing keys across restarts and processes through the database", async () => {
+    const shared = await startApp(kind, { config: { tokenSecret: null } });
+    try {
+      const user = await createUser(shared.database.db);
+      const session = await shared.signIn(user.email, user.password);
+      const second = await startApp(kind, { config: { tokenSecret: null }, database: shared.database });
+      try {
+        const me = await second.request({ method: "GET", url: "/api/me", session });
+        expect(me.status).toBe(200);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await shared.close();
+    }
+  });
+});

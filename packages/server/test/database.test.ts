@@ -1,0 +1,108 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, queryRows } from "../src/db/client";
+import { seed } from "../src/seed/seed";
+import { databaseKinds, freshDatabase } from "./helpers";
+
+describe.each(databaseKinds)("the schema on %s", (kind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+  });
+  afterAll(() => database.close());
+  const run = (query: ReturnType<typeof sql>) => queryRows(database.db, query);
+
+  it("has a table for every entity of spec §3", async () => {
+    const rows = await run(
+      sql`select table_name from information_schema.tables where table_schema = 'public'`,
+    );
+    const names = rows.map((r) => r.table_name);
+    for (const table of [
+      "therapy_categories",
+      "therapy_areas",
+      "sites",
+      "partners",
+      "projects",
+      "project_sites",
+      "studies",
+      "visits",
+      "studyplans",
+      "studyplan_schedule_entries",
+      "patients",
+      "addresses",
+      "patient_contacts",
+      "study_patients",
+      "patient_visits",
+      "users",
+      "user_sites",
+      "monitors",
+      "refresh_tokens",
+      "audit_events",
+      "settings",
+      "login_failures",
+    ]) {
+      expect(names).toContain(table);
+    }
+  });
+
+  it("indexes every foreign key", async () => {
+    const rows = await run(sql`
+      select c.conrelid::regclass::text as tbl, a.attname as col
+      from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+      where c.contype = 'f' and not exists (
+        select 1 from pg_index i where i.indrelid = c.conrelid and i.indkey[0] = c.conkey[1])`);
+    expect(rows).toEqual([]);
+  });
+
+  it("refuses UPDATE, DELETE and TRUNCATE on the audit trail", async () => {
+    await run(
+      sql`insert into audit_events (request_id, resource, uuid, action, changes) values ('r', 'x', 'u', 'create', '[]')`,
+    );
+    await expect(run(sql`update audit_events set resource = 'y'`)).rejects.toThrow();
+    await expect(run(sql`delete from audit_events`)).rejects.toThrow();
+    await expect(run(sql`truncate audit_events`)).rejects.toThrow();
+    const rows = await run(sql`select resource from audit_events`);
+    expect(rows).toEqual([{ resource: "x" }]);
+  });
+
+  it("enforces the rules of the model: one randomisation visit per study, enum checks, unique e-mails", async () => {
+    await seed(database.db, { demoAdmin: true });
+    await run(sql`insert into projects (uuid, working_name, protocol_nr, internal_code, project_status_id, phase, therapy_area_id, cro_id, sponsor_id)
+      values ('prj-1', 'P', 'PR-001', 'ACRMDPBRC001', 30, 3, 1, 1, 3)`);
+    await run(sql`insert into studies (uuid, project_id, variant, working_name, fpfv, lpfv, lplv, project_status_id)
+      values ('std-1', 1, 'NORMAL', 'PR-001_NORMAL', '2025-01-01', '2025-06-01', '2026-01-01', 30)`);
+    await run(
+      sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-1', 1, 'Randomisation', 50)`,
+    );
+    await expect(
+      run(sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-2', 1, 'Again', 50)`),
+    ).rejects.toThrow();
+    await run(
+      sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-3', 1, 'Screening', 20)`,
+    );
+    await expect(
+      run(sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-4', 1, 'Odd', 55)`),
+    ).rejects.toThrow();
+    await expect(
+      run(sql`insert into studies (uuid, project_id, variant, working_name, fpfv, lpfv, lplv, project_status_id)
+      values ('std-2', 1, 'OTHER', 'x', '2025-01-01', '2025-06-01', '2026-01-01', 30)`),
+    ).rejects.toThrow();
+    await expect(
+      run(
+        sql`insert into users (uuid, email, password_hash, first_name, last_name) values ('usr-x', 'ADMIN@example.com', 'h', 'A', 'B')`,
+      ),
+    ).rejects.toThrow();
+  });
+
+  it("seeds the demo data once: three sites, partners, categories and 25+ areas, the demo administrator", async () => {
+    await seed(database.db, { demoAdmin: true });
+    const count = async (table: string) =>
+      Number((await run(sql`select count(*)::int as n from ${sql.identifier(table)}`))[0].n);
+    expect(await count("sites")).toBe(3);
+    expect(await count("partners")).toBeGreaterThanOrEqual(4);
+    expect(await count("therapy_areas")).toBeGreaterThanOrEqual(25);
+    expect(await count("users")).toBe(1);
+    const rows = await run(sql`select is_admin, (select count(*)::int from user_sites) as sites from users`);
+    expect(rows).toEqual([{ is_admin: true, sites: 3 }]);
+  });
+});

@@ -1,0 +1,128 @@
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { Envelope } from "@trialdesk/domain";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp } from "../src/app";
+import { type Config, loadConfig } from "../src/config";
+import { type Database, openPostgres, pgliteDatabase } from "../src/db/client";
+import { createUser, type UserOptions } from "../src/seed/factories";
+import { withDatabase } from "./global-setup";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+/** The database kinds this run tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const databaseKinds: DatabaseKind[] = inject("postgresTemplate") ? ["pglite", "postgres"] : ["pglite"];
+
+/** A fresh, migrated database for one test file. */
+export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
+  if (kind === "pglite") {
+    const dump = await readFile(inject("pgliteDump"));
+    const client = await PGlite.create({ loadDataDir: new Blob([dump]), extensions: { pg_trgm } });
+    return pgliteDatabase(client);
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL as string;
+  const name = `trialdesk_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+  await admin.end();
+  const database = openPostgres(withDatabase(adminUrl, name), 4);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+export type Session = { accessToken: string; csrfToken: string; cookie: string; userId: number };
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  request: <T = unknown>(
+    options: InjectOptions & { session?: Session },
+  ) => Promise<{
+    status: number;
+    body: Envelope<T>;
+    headers: Record<string, unknown>;
+    cookies: { name: string; value: string }[];
+  }>;
+  signIn: (email: string, password: string) => Promise<Session>;
+  /** Creates a user and signs them in. */
+  signedInUser: (options?: UserOptions) => Promise<Session>;
+  close: () => Promise<void>;
+};
+
+export const testConfig = (overrides: Partial<Config> = {}): Config => ({
+  ...loadConfig({}),
+  logLevel: "silent",
+  webDist: "/nonexistent-web-dist",
+  ...overrides,
+});
+
+/** Builds the real app (buildApp, as npm start does) on a fresh database; requests go through inject. */
+export async function startApp(
+  kind: DatabaseKind,
+  options: { config?: Partial<Config>; database?: Database; routes?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const { database } = options;
+  const db = database ?? (await freshDatabase(kind));
+  const config = testConfig(options.config);
+  const app = await buildApp({ config, db: db.db, logger: false });
+  options.routes?.(app);
+  await app.ready();
+
+  const request: TestApp["request"] = async ({ session, ...options }) => {
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    if (session) {
+      headers.authorization ??= `Bearer ${session.accessToken}`;
+      if (options.method && options.method !== "GET") headers["x-csrf-token"] ??= session.csrfToken;
+    }
+    const response = await app.inject({ ...options, headers });
+    let body: Envelope<never>;
+    try {
+      body = response.json();
+    } catch {
+      body = response.body as never;
+    }
+    return { status: response.statusCode, body, headers: response.headers, cookies: response.cookies };
+  };
+
+  const signIn = async (email: string, password: string): Promise<Session> => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/auth",
+      payload: { username: email, password },
+    });
+    if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
+    const data = response.json().data;
+    const cookie = response.cookies.find((c) => c.name === "trialdesk_refresh")?.value as string;
+    return { accessToken: data.accessToken, csrfToken: data.csrfToken, cookie, userId: data.user.id };
+  };
+
+  return {
+    app,
+    database: db,
+    config,
+    request,
+    signIn,
+    signedInUser: async (options = {}) => {
+      const user = await createUser(db.db, options);
+      return signIn(user.email, user.password);
+    },
+    close: async () => {
+      await app.close();
+      if (!database) await db.close();
+    },
+  };
+}
