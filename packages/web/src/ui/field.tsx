@@ -37,7 +37,9 @@ export function Field({
     <div className={`flex flex-col gap-1 ${className}`}>
       {/* The asterisk sits beside the label, not in it, so the control's name stays the label's words. */}
       <div className="text-sm font-medium text-gray-800">
-        <label htmlFor={id}>{label}</label>
+        <label id={`${id}-label`} htmlFor={id}>
+          {label}
+        </label>
         {required && (
           <span aria-hidden="true" className="ml-0.5 text-red-600">
             *

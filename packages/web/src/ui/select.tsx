@@ -83,6 +83,9 @@ export function SearchableSelect<V extends SelectValue>({
         <Popover.Content
           align="start"
           sideOffset={4}
+          // The list is named by the field's label (Field gives it the id "{id}-label").
+          aria-labelledby={`${control.id}-label`}
+          aria-label="Options"
           className="z-50 w-[var(--radix-popover-trigger-width)] min-w-48 rounded-md border border-gray-200 bg-white shadow-lg"
           onOpenAutoFocus={(event) => {
             // Without a search box the list itself takes the keys (arrows, Enter).
