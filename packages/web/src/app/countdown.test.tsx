@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { formatClock, formatCountdown, isSessionExpiry } from "./countdown";
+import { activityChannelName, formatClock, formatCountdown, isSessionExpiry } from "./countdown";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
 
@@ -83,5 +83,18 @@ describe("inactivity countdown (spec §4)", () => {
     expect(router.state.location.pathname).toBe("/");
     await tick(1000);
     expect(router.state.location.pathname).toBe("/logout");
+  });
+
+  it("starts again when the user is active in another tab of the app", async () => {
+    const { router } = startWithTimeout(5);
+    const timer = await screen.findByRole("timer");
+    await tick(4000);
+    expect(timer).toHaveTextContent("00:01");
+    const otherTab = new BroadcastChannel(activityChannelName);
+    otherTab.postMessage("activity");
+    await vi.waitFor(() => expect(timer).toHaveTextContent("00:05"));
+    otherTab.close();
+    await tick(4000);
+    expect(router.state.location.pathname).toBe("/");
   });
 });

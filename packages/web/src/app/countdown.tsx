@@ -23,6 +23,7 @@ export function isSessionExpiry(location: { state?: unknown }): boolean {
 
 /** Keys and pointers count as activity too, so someone typing a long form is not signed out. */
 const activityEvents = ["keydown", "pointerdown"] as const;
+export const activityChannelName = "trialdesk-activity";
 
 /**
  * The inactivity countdown of spec §4: ticks every second, restarts on every route change and on
@@ -57,9 +58,22 @@ export function useInactivityCountdown(timeoutSeconds: number): { remaining: num
   useEffect(restart, [location.key, restart]);
 
   useEffect(() => {
-    for (const event of activityEvents) window.addEventListener(event, restart, { passive: true });
+    // Activity in any tab of the app counts: working in one tab must not let another tab's
+    // countdown end the shared session.
+    const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(activityChannelName) : null;
+    if (channel) channel.onmessage = restart;
+    let lastTold = 0;
+    const onActivity = () => {
+      restart();
+      if (channel && Date.now() - lastTold >= 1000) {
+        lastTold = Date.now();
+        channel.postMessage("activity");
+      }
+    };
+    for (const event of activityEvents) window.addEventListener(event, onActivity, { passive: true });
     return () => {
-      for (const event of activityEvents) window.removeEventListener(event, restart);
+      for (const event of activityEvents) window.removeEventListener(event, onActivity);
+      channel?.close();
       clearInterval(timer.current);
     };
   }, [restart]);
