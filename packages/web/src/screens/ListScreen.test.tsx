@@ -72,6 +72,13 @@ describe("ListScreen", () => {
     expect(router.state.location.pathname).toBe("/therapy-categories/thc-21");
   });
 
+  it("moves a page past the end to the last page", async () => {
+    stubList();
+    const { router } = renderRoutes(routes, ["/therapy-categories?page=9"]);
+    await waitFor(() => expect(router.state.location.search).toBe("?page=3"));
+    expect(await screen.findByText("Showing 21 to 23 of 23 entries")).toBeInTheDocument();
+  });
+
   it("hides the page links for one page and says No records found when empty", async () => {
     stubList();
     renderRoutes(routes, ["/therapy-categories?searchTerm=nothing-like-this"]);

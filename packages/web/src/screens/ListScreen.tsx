@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { type ListData, searchDebounceMs } from "@trialdesk/domain";
+import { type ListData, pageCount, searchDebounceMs } from "@trialdesk/domain";
 import { ArrowDown, ArrowUp, ArrowUpDown, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
@@ -106,6 +106,14 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     placeholderData: keepPreviousData,
   });
 
+  // A page past the end (an old link, rows removed meanwhile) moves to the last page there is.
+  const lastPage = list.data ? pageCount(list.data.pagination.total, pageSize) : 1;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: update only writes the URL
+  useEffect(() => {
+    if (list.data && !list.isPlaceholderData && page > lastPage)
+      update({ page: lastPage > 1 ? lastPage : null }, true);
+  }, [list.data, list.isPlaceholderData, page, lastPage]);
+
   useEffect(() => {
     if (list.error) toast({ title: `Can not load data: ${list.error.message}`, variant: "destructive" });
   }, [list.error]);
@@ -141,10 +149,8 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     mutationFn: (item: T) => api.delete<{ deleted: boolean }>(`${resource}/${item[routeId]}`),
     onSuccess: async () => {
       toast({ title: "Item deleted", variant: "success" });
-      const items = list.data?.items.length ?? 0;
-      // Removing the last row of the last page moves to the page before it.
-      if (items === 1 && page > 1) update({ page: page - 1 }, true);
-      else await list.refetch();
+      // Reloads the current page; if it was the last row of the last page, the page moves back.
+      await list.refetch();
     },
     onError: (error) => toast({ title: `Can not delete item: ${error.message}`, variant: "destructive" }),
     onSettled: () => setSelected(null),
