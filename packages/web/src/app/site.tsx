@@ -104,6 +104,7 @@ export function SiteSelector() {
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content
+          aria-label="Choose the active site"
           align="end"
           sideOffset={4}
           className="z-50 w-72 rounded-md border border-gray-200 bg-white p-1 shadow-lg"
