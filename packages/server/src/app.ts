@@ -27,13 +27,12 @@ export async function buildApp(options: {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions["logger"];
-  trustProxy?: boolean;
 }): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     genReqId: requestId,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   const deps: Deps = {

@@ -24,6 +24,8 @@ export type Config = {
   /** Failed sign-ins allowed per account per 15 minutes; an address gets four times as many. */
   loginRateLimit: number;
   webDist: string;
+  /** Behind a reverse proxy: take the client address and https from X-Forwarded-* headers. */
+  trustProxy: boolean;
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: str(env, "ADMIN_EMAIL"),
     adminPassword: str(env, "ADMIN_PASSWORD"),
     loginRateLimit: int(env, "LOGIN_RATE_LIMIT", 5, 1),
+    trustProxy: str(env, "TRUST_PROXY") === "true",
     webDist: path.resolve(str(env, "WEB_DIST") ?? path.join(here, "../../web/dist")),
   };
 }

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -26,34 +26,41 @@ export function withDatabase(url: string, name: string): string {
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const lite = await openPglite();
-  await lite.migrate();
-  const client = (lite.db as unknown as { $client: { dumpDataDir: (c: "none") => Promise<Blob> } }).$client;
-  const dump = await client.dumpDataDir("none");
-  const dumpPath = path.join(os.tmpdir(), `trialdesk-test-${process.pid}.tar`);
-  await writeFile(dumpPath, Buffer.from(await dump.arrayBuffer()));
-  await lite.close();
-  project.provide("pgliteDump", dumpPath);
-
   const adminUrl = process.env.TEST_DATABASE_URL;
-  let template: string | null = null;
-  if (adminUrl) {
-    template = `trialdesk_test_template_${process.pid}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${template}`);
-    await admin.query(`CREATE DATABASE ${template}`);
-    const database = openPostgres(withDatabase(adminUrl, template), 1);
-    await database.migrate();
-    await database.close();
-    await admin.end();
-  }
+  const template = adminUrl ? `trialdesk_test_template_${process.pid}` : null;
+  // Both migrate at once: PGlite works in this process, PostgreSQL in its own server.
+  const [dumpPath] = await Promise.all([
+    (async () => {
+      const lite = await openPglite();
+      await lite.migrate();
+      const client = (lite.db as unknown as { $client: { dumpDataDir: (c: "none") => Promise<Blob> } })
+        .$client;
+      const dump = await client.dumpDataDir("none");
+      const file = path.join(os.tmpdir(), `trialdesk-test-${process.pid}.tar`);
+      await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+      await lite.close();
+      return file;
+    })(),
+    (async () => {
+      if (!adminUrl || !template) return;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+      await admin.query(`CREATE DATABASE ${template}`);
+      await admin.end();
+      const database = openPostgres(withDatabase(adminUrl, template), 1);
+      await database.migrate();
+      await database.close();
+    })(),
+  ]);
+  project.provide("pgliteDump", dumpPath);
   project.provide("postgresTemplate", template);
   console.log(
     `test databases migrated in ${Date.now() - started} ms${template ? " (PGlite and PostgreSQL)" : " (PGlite)"}`,
   );
 
   return async () => {
+    await rm(dumpPath, { force: true });
     if (adminUrl && template) {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
