@@ -27,6 +27,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
   const { db, tokens, refreshTokens, config } = deps;
   const limiter = loginRateLimit(db, config.loginRateLimit);
   const publicRoute = { config: { access: "public" as const } };
+  const docs = { tags: ["session"], security: [] };
 
   function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
     reply.setCookie(refreshCookie, token, {
@@ -45,78 +46,69 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
       secure: request.protocol === "https",
     });
 
-  app.post(
-    "/api/auth",
-    { ...publicRoute, schema: { body: authBody, tags: ["session"] } },
-    async (request, reply) => {
-      const parsed = authBody.safeParse(request.body ?? {});
-      if (!parsed.success) {
-        const fields = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "username")));
-        throw validationError(
-          [...fields].map((field) => ({
-            field,
-            message:
-              field === "password"
-                ? "Password is required"
-                : field === "username"
-                  ? "Email is required"
-                  : "Unknown field",
-          })),
-        );
-      }
-      const email = parsed.data.username.trim();
-      const ip = request.ip;
-      if (await limiter.blocked(email, ip)) {
-        throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
-      }
-      const [row] = await db
-        .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
-        .from(users)
-        .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
-      const ok = await verifyPassword(row?.passwordHash ?? null, parsed.data.password);
-      // Unknown e-mail, wrong password and inactive account answer alike.
-      if (!row || !ok || !row.isActive) {
-        await limiter.failed(email, ip);
-        throw unauthenticated(invalidCredentials);
-      }
-      await limiter.succeeded(email, ip);
-      const user = await loadSessionUser(db, row.id);
-      if (!user) throw unauthenticated(invalidCredentials);
-      const { isActive: _, ...signedIn } = user;
-      setRefreshCookie(request, reply, await refreshTokens.issue(user.id));
-      if (Math.random() < 0.05) await refreshTokens.prune();
-      const data: AuthResponse = { user: signedIn, ...(await tokens.sign(user)) };
-      return send(request, reply, data);
-    },
-  );
+  app.post("/api/auth", { ...publicRoute, schema: { body: authBody, ...docs } }, async (request, reply) => {
+    const parsed = authBody.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const fields = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "username")));
+      throw validationError(
+        [...fields].map((field) => ({
+          field,
+          message:
+            field === "password"
+              ? "Password is required"
+              : field === "username"
+                ? "Email is required"
+                : "Unknown field",
+        })),
+      );
+    }
+    const email = parsed.data.username.trim();
+    const ip = request.ip;
+    if (await limiter.blocked(email, ip)) {
+      throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+    }
+    const [row] = await db
+      .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+    const ok = await verifyPassword(row?.passwordHash ?? null, parsed.data.password);
+    // Unknown e-mail, wrong password and inactive account answer alike.
+    if (!row || !ok || !row.isActive) {
+      await limiter.failed(email, ip);
+      throw unauthenticated(invalidCredentials);
+    }
+    await limiter.succeeded(email, ip);
+    const user = await loadSessionUser(db, row.id);
+    if (!user) throw unauthenticated(invalidCredentials);
+    const { isActive: _, ...signedIn } = user;
+    setRefreshCookie(request, reply, await refreshTokens.issue(user.id));
+    if (Math.random() < 0.05) await refreshTokens.prune();
+    const data: AuthResponse = { user: signedIn, ...(await tokens.sign(user)) };
+    return send(request, reply, data);
+  });
 
-  app.post(
-    "/api/token",
-    { ...publicRoute, schema: { body: tokenBody, tags: ["session"] } },
-    async (request, reply) => {
-      const parsed = tokenBody.safeParse(request.body ?? {});
-      if (!parsed.success)
-        throw validationError([{ field: "type", message: 'Type must be "refresh_token"' }]);
-      const presented = request.cookies[refreshCookie];
-      if (!presented) throw unauthenticated("Not signed in");
-      const rotated = await refreshTokens.rotate(presented);
-      if (!rotated || "reuse" in rotated) {
-        clearRefreshCookie(request, reply);
-        throw unauthenticated("Session expired, please sign in again");
-      }
-      const user = await loadSessionUser(db, rotated.userId);
-      if (!user?.isActive) {
-        await refreshTokens.revoke(rotated.token);
-        clearRefreshCookie(request, reply);
-        throw unauthenticated("Session expired, please sign in again");
-      }
-      setRefreshCookie(request, reply, rotated.token);
-      const data: TokenResponse = await tokens.sign(user);
-      return send(request, reply, data);
-    },
-  );
+  app.post("/api/token", { ...publicRoute, schema: { body: tokenBody, ...docs } }, async (request, reply) => {
+    const parsed = tokenBody.safeParse(request.body ?? {});
+    if (!parsed.success) throw validationError([{ field: "type", message: 'Type must be "refresh_token"' }]);
+    const presented = request.cookies[refreshCookie];
+    if (!presented) throw unauthenticated("Not signed in");
+    const rotated = await refreshTokens.rotate(presented);
+    if (!rotated || "reuse" in rotated) {
+      clearRefreshCookie(request, reply);
+      throw unauthenticated("Session expired, please sign in again");
+    }
+    const user = await loadSessionUser(db, rotated.userId);
+    if (!user?.isActive) {
+      await refreshTokens.revoke(rotated.token);
+      clearRefreshCookie(request, reply);
+      throw unauthenticated("Session expired, please sign in again");
+    }
+    setRefreshCookie(request, reply, rotated.token);
+    const data: TokenResponse = await tokens.sign(user);
+    return send(request, reply, data);
+  });
 
-  app.get("/api/logout", { ...publicRoute, schema: { tags: ["session"] } }, async (request, reply) => {
+  app.get("/api/logout", { ...publicRoute, schema: docs }, async (request, reply) => {
     const presented = request.cookies[refreshCookie];
     if (presented) await refreshTokens.revoke(presented);
     clearRefreshCookie(request, reply);

@@ -409,7 +409,15 @@ export function registerResource<Input extends Row>(
   );
   app.get(
     `${base}/:id`,
-    { config: { access: access.get }, schema: { params: idParams, querystring: service.getQuery, tags } },
+    {
+      config: { access: access.get },
+      schema: {
+        params: idParams,
+        querystring: service.getQuery,
+        tags,
+        ...(access.get === "public" ? { security: [] } : {}),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params as { id: string };
       return send(request, reply, await service.get(id, request.query, request.user));
