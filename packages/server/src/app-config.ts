@@ -4,13 +4,16 @@ import type { Deps } from "./deps";
 import { studies } from "./resources/studies/studies.table";
 import { demoStudyUuid } from "./seed/factories";
 
-/** SUMMARY_STUDY_UUID, else the demo study when seeded, else the first study, else "". */
+/**
+ * SUMMARY_STUDY_UUID, else the demo study when seeded, else the first study, else the demo study's
+ * fixed std- identifier (spec §1: the tile points at one fixed study identifier).
+ */
 export async function summaryStudyUuid({ db, config }: Pick<Deps, "db" | "config">): Promise<string> {
   if (config.summaryStudyUuid) return config.summaryStudyUuid;
   const [demo] = await db.select({ uuid: studies.uuid }).from(studies).where(eq(studies.uuid, demoStudyUuid));
   if (demo) return demo.uuid;
   const [first] = await db.select({ uuid: studies.uuid }).from(studies).orderBy(asc(studies.id)).limit(1);
-  return first?.uuid ?? "";
+  return first?.uuid ?? demoStudyUuid;
 }
 
 /** GET /config.json (DESIGN §3): plain JSON, read by the web app before anything else. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTherapyCategory } from "../src/seed/factories";
+import { createTherapyCategory, demoStudyUuid } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 
 describe.each(databaseKinds)("the envelope on %s", (kind) => {
@@ -174,7 +174,7 @@ describe.each(databaseKinds)("the envelope on %s", (kind) => {
       inactivityTimeoutSeconds: 900,
       minimumPatientAge: 18,
       maximumPatientAge: 100,
-      summaryStudyUuid: "",
+      summaryStudyUuid: demoStudyUuid,
     });
   });
 

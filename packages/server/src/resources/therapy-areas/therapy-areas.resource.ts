@@ -18,7 +18,8 @@ export const therapyAreasResource = defineResource({
     code: therapyAreas.code,
     therapyCategoryName: therapyCategories.name,
   },
-  search: [therapyAreas.name, therapyAreas.code],
+  // Staff look areas up by their category too.
+  search: [therapyAreas.name, therapyAreas.code, therapyCategories.name],
   filters: {
     therapyCategoryId: {
       schema: z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647),
