@@ -1,4 +1,4 @@
-import { createElement } from "react";
+import { type ComponentType, createElement } from "react";
 import type { RouteObject } from "react-router";
 import { Spinner } from "../ui/spinner";
 
@@ -22,8 +22,20 @@ const route = (path: string, lazy: Lazy): RouteObject => ({
   hydrateFallbackElement: createElement(Spinner, { label: "Loading..." }),
 });
 
+/** What a resource's screens module exports: its list, form and detail screens. */
+type ScreensModule = { List: ComponentType; Form: ComponentType; Detail: ComponentType };
+type Screens = Record<"list" | "form" | "detail", Lazy>;
+
+/** Lazy routes for the three screens of one module, loaded once on first use. */
+function screensOf(load: () => Promise<ScreensModule>): Screens {
+  const screen =
+    (name: keyof ScreensModule): Lazy =>
+    async () => ({ Component: (await load())[name] });
+  return { list: screen("List"), form: screen("Form"), detail: screen("Detail") };
+}
+
 /** The four routes of a resource: list, create, detail and edit. */
-function crud(resource: string, screens: { list: Lazy; form: Lazy; detail: Lazy }): RouteObject[] {
+function crud(resource: string, screens: Screens): RouteObject[] {
   return [
     route(`/${resource}`, screens.list),
     route(`/${resource}/create`, screens.form),
@@ -37,24 +49,8 @@ function notBuiltCrud(resource: string, title: string): RouteObject[] {
   return crud(resource, { list: lazy, form: lazy, detail: lazy });
 }
 
-const therapyCategories = {
-  list: async () => ({
-    Component: (await import("./therapy-categories/therapy-category-screens")).TherapyCategoryList,
-  }),
-  form: async () => ({
-    Component: (await import("./therapy-categories/therapy-category-screens")).TherapyCategoryForm,
-  }),
-  detail: async () => ({
-    Component: (await import("./therapy-categories/therapy-category-screens")).TherapyCategoryDetail,
-  }),
-} satisfies Record<string, Lazy>;
-const therapyAreas = {
-  list: async () => ({ Component: (await import("./therapy-areas/therapy-area-screens")).TherapyAreaList }),
-  form: async () => ({ Component: (await import("./therapy-areas/therapy-area-screens")).TherapyAreaForm }),
-  detail: async () => ({
-    Component: (await import("./therapy-areas/therapy-area-screens")).TherapyAreaDetail,
-  }),
-} satisfies Record<string, Lazy>;
+const therapyCategories = screensOf(() => import("./therapy-categories/therapy-category-screens"));
+const therapyAreas = screensOf(() => import("./therapy-areas/therapy-area-screens"));
 
 /** The public detail pages (spec §2.1): no sign-in needed. */
 export const publicResourceRoutes: RouteObject[] = [

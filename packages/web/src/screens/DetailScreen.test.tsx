@@ -2,8 +2,8 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AuditEvent, SignedInUser } from "@trialdesk/domain";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TherapyAreaDetail } from "../resources/therapy-areas/therapy-area-screens";
-import { TherapyCategoryDetail } from "../resources/therapy-categories/therapy-category-screens";
+import { Detail as TherapyAreaDetail } from "../resources/therapy-areas/therapy-area-screens";
+import { Detail as TherapyCategoryDetail } from "../resources/therapy-categories/therapy-category-screens";
 import { type Call, renderRoutes, signedInAs, stubApi } from "./test-utils";
 
 const user: SignedInUser = {

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { isUuidOf } from "@trialdesk/domain";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sessionExpiredState } from "../app/countdown";
-import { TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
-import { TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
+import { Form as TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
+import { Form as TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
 import { type Call, type Reply, renderRoutes, stubApi } from "./test-utils";
 
 const uuid = "thc-8f14e45f-ceea-467f-a8f0-1b2a3c4d5e6f";

@@ -61,6 +61,6 @@ const detail: DetailDescription<TherapyArea> = {
   ],
 };
 
-export const TherapyAreaList = () => <ListScreen description={list} />;
-export const TherapyAreaForm = () => <FormScreen description={form} />;
-export const TherapyAreaDetail = () => <DetailScreen description={detail} />;
+export const List = () => <ListScreen description={list} />;
+export const Form = () => <FormScreen description={form} />;
+export const Detail = () => <DetailScreen description={detail} />;

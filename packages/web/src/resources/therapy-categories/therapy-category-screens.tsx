@@ -43,6 +43,6 @@ const detail: DetailDescription<TherapyCategory> = {
   ],
 };
 
-export const TherapyCategoryList = () => <ListScreen description={list} />;
-export const TherapyCategoryForm = () => <FormScreen description={form} />;
-export const TherapyCategoryDetail = () => <DetailScreen description={detail} />;
+export const List = () => <ListScreen description={list} />;
+export const Form = () => <FormScreen description={form} />;
+export const Detail = () => <DetailScreen description={detail} />;
