@@ -185,7 +185,7 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
   });
 
   it("refuses a bearer-made change without the matching x-csrf-token (403)", async () => {
-    const session = await t.signedInUser();
+    const session = await t.signedInUser({ isAdmin: true });
     const payload = { name: "Oncology CSRF", code: "OCS" };
     const missing = await t.request({
       method: "POST",

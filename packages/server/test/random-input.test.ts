@@ -11,7 +11,7 @@ describe.each(databaseKinds)("random JSON on %s", (kind) => {
   let area: { id: number; uuid: string };
   beforeAll(async () => {
     t = await startApp(kind);
-    user = await t.signedInUser();
+    user = await t.signedInUser({ isAdmin: true });
     category = await createTherapyCategory(t.database.db);
     area = await createTherapyArea(t.database.db, category.id);
   });

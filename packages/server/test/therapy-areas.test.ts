@@ -10,7 +10,7 @@ describe.each(databaseKinds)("therapy areas on %s", (kind) => {
   let cardiology: { id: number; name: string };
   beforeAll(async () => {
     t = await startApp(kind);
-    user = await t.signedInUser();
+    user = await t.signedInUser({ isAdmin: true });
     oncology = await createTherapyCategory(t.database.db, { name: "Oncology", code: "ONC" });
     cardiology = await createTherapyCategory(t.database.db, { name: "Cardiology", code: "CAR" });
   });

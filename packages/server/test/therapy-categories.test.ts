@@ -10,7 +10,7 @@ describe.each(databaseKinds)("therapy categories on %s", (kind) => {
   let user: Session;
   beforeAll(async () => {
     t = await startApp(kind);
-    user = await t.signedInUser({ firstName: "Carla", lastName: "Curator" });
+    user = await t.signedInUser({ firstName: "Carla", lastName: "Curator", isAdmin: true });
   });
   afterAll(() => t.close());
 
@@ -201,6 +201,28 @@ describe.each(databaseKinds)("therapy categories on %s", (kind) => {
     expect((await t.request({ method: "POST", url, payload: { name: "Anon", code: "ANO" } })).status).toBe(
       401,
     );
+  });
+
+  it("lets staff read the reference data but only administrators change it (403)", async () => {
+    const staff = await t.signedInUser({ firstName: "Sam", lastName: "Staff" });
+    const category = await createTherapyCategory(t.database.db, { name: "Staff reads", code: "SRD" });
+    expect((await t.request({ method: "GET", url, session: staff })).status).toBe(200);
+    const attempts = [
+      { method: "POST" as const, url, payload: { name: "Staff writes", code: "STW" } },
+      { method: "PUT" as const, url: `${url}/${category.uuid}`, payload: { ...category, name: "Changed" } },
+      { method: "DELETE" as const, url: `${url}/${category.uuid}` },
+    ];
+    for (const attempt of attempts) {
+      const res = await t.request({ ...attempt, session: staff });
+      expect(res.status).toBe(403);
+      expect(res.body.header.errorCode).toBe("FORBIDDEN");
+    }
+    const after = await t.request<TherapyCategory>({
+      method: "GET",
+      url: `${url}/${category.uuid}`,
+      session: staff,
+    });
+    expect(after.body.data).toMatchObject({ name: "Staff reads", version: 1 });
   });
 
   it("updates with the current version and counts it up", async () => {

@@ -10,6 +10,7 @@ import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
 import type { Row } from "./ListScreen";
+import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
 
 export type DetailRow<T extends Row = Row> = { label: string; value: (item: T) => ReactNode };
 
@@ -23,6 +24,8 @@ export type DetailDescription<T extends Row = Row> = {
   uuidLabel?: string;
   /** The read format (spec §7: view unless told otherwise). */
   format?: string;
+  /** Who may edit; the Edit link shows only for them. */
+  writeAccess?: WriteAccess;
 };
 
 const show = (value: unknown): ReactNode =>
@@ -35,8 +38,8 @@ const show = (value: unknown): ReactNode =>
 export function DetailScreen<T extends Row>({ description }: { description: DetailDescription<T> }) {
   const { resource, title, rows, idLabel = "Id", uuidLabel = "Uuid", format = "view" } = description;
   const { itemId = "" } = useParams();
-  const navigate = useNavigate();
-  const location = useLocation();
+  const _navigate = useNavigate();
+  const _location = useLocation();
   const { user } = useSession();
 
   const record = useQuery({
@@ -49,12 +52,8 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
   }, [record.error]);
 
   const item = record.data;
-  const goBack = () => {
-    const idx = (window.history.state as { idx?: number } | null)?.idx;
-    const canGoBack = idx !== undefined ? idx > 0 : location.key !== "default";
-    if (canGoBack) navigate(-1);
-    else navigate(user ? `/${resource}` : "/");
-  };
+  const goBack = useGoBack(user ? `/${resource}` : "/");
+  const canWrite = useCanWrite(description.writeAccess);
 
   return (
     <div className="flex flex-col gap-4">
@@ -66,7 +65,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
               <ArrowLeft aria-hidden="true" className="size-4" />
               Back
             </Button>
-            {user && item && (
+            {canWrite && item && (
               <Link
                 to={`/${resource}/${item.uuid}/edit`}
                 className="inline-flex items-center gap-1.5 rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"

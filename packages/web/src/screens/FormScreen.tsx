@@ -10,6 +10,7 @@ import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
+import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
 import { type FormApi, useFormState } from "./useFormState";
 
 // biome-ignore lint/suspicious/noExplicitAny: form data is whatever the resource's schema describes
@@ -30,6 +31,8 @@ export type FormDescription<T extends Data> = {
   validate: (data: T) => FieldErrors;
   /** A list of fields, or a render function for forms with their own layout. */
   fields: FieldSpec[] | ((form: FormApi<T>) => ReactNode);
+  /** Who may save; others see the record read-only (default: any signed-in user). */
+  writeAccess?: WriteAccess;
 };
 
 /**
@@ -125,19 +128,14 @@ function RecordForm<T extends Data>({
     return () => window.removeEventListener("beforeunload", warn);
   }, [form.unsaved]);
 
-  const goBack = () => {
-    // history.state.idx is the browser router's position; the first entry has nowhere to go back to.
-    const idx = (window.history.state as { idx?: number } | null)?.idx;
-    const canGoBack = idx !== undefined ? idx > 0 : location.key !== "default";
-    if (canGoBack) navigate(-1);
-    else navigate(`/${resource}`);
-  };
+  const goBack = useGoBack(`/${resource}`);
+  const canWrite = useCanWrite(description.writeAccess);
 
   const editable = (data: T) => pickEditable(description.empty(), data);
   const knownFields = Array.isArray(description.fields) ? description.fields.map((f) => f.name) : null;
 
   const save = async () => {
-    if (!ready || saving) return;
+    if (!ready || saving || !canWrite) return;
     const data = editable(normalize ? normalize(form.formData) : form.formData);
     const errors = validate(data);
     if (Object.keys(errors).length > 0) {
@@ -229,13 +227,21 @@ function RecordForm<T extends Data>({
                 Reset
               </Button>
             )}
-            <Button type="submit" disabled={!ready || saving}>
+            <Button type="submit" disabled={!ready || saving || !canWrite}>
               <Save aria-hidden="true" className="size-4" />
               Save
             </Button>
           </div>
         </header>
 
+        {!canWrite && (
+          <p
+            role="note"
+            className="mx-4 mt-4 rounded-md border border-gray-200 bg-gray-50 px-3 py-2 text-sm text-gray-700"
+          >
+            Only administrators can change these records.
+          </p>
+        )}
         {conflict && (
           <div
             role="alert"

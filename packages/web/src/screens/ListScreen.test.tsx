@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ListDescription, ListScreen } from "./ListScreen";
-import { renderRoutes, stubApi } from "./test-utils";
+import { defaultUser, renderRoutes, signedInAs, stubApi } from "./test-utils";
 
 const description: ListDescription = {
   resource: "therapy-categories",
@@ -70,6 +70,25 @@ describe("ListScreen", () => {
     expect(router.state.location.search).toBe("?page=3");
     await user.click(screen.getByRole("link", { name: "View Category 21" }));
     expect(router.state.location.pathname).toBe("/therapy-categories/thc-21");
+  });
+
+  it("is read-only for staff when only administrators may change the records", async () => {
+    const staff = { ...defaultUser, isAdmin: false };
+    const adminOnly = { ...description, writeAccess: "admin" as const };
+    stubApi(
+      signedInAs(staff, () => ({
+        data: { items: rows.slice(0, 3), pagination: { page: 1, pageSize: 10, total: 3 } },
+      })),
+    );
+    renderRoutes(
+      [{ path: "/therapy-categories", element: <ListScreen description={adminOnly} /> }],
+      ["/therapy-categories"],
+    );
+    expect(await screen.findByRole("link", { name: "View Category 1" })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Edit Category 1" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Remove Category 1" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Add" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Add" })).not.toBeInTheDocument();
   });
 
   it("moves a page past the end to the last page", async () => {

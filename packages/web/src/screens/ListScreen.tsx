@@ -12,6 +12,7 @@ import { Input } from "../ui/input";
 import { Pager } from "../ui/pager";
 import { Spinner } from "../ui/spinner";
 import { TableArea, Td, Th } from "../ui/table";
+import { useCanWrite, type WriteAccess } from "./navigation";
 
 // biome-ignore lint/suspicious/noExplicitAny: list rows are whatever the resource's list call answers
 export type Row = Record<string, any>;
@@ -48,6 +49,8 @@ export type ListDescription<T extends Row = Row> = {
   query?: Query;
   /** The search box, on unless a list's API has no search. */
   searchable?: boolean;
+  /** Who may add, edit and remove; for others the list is read-only (default: any signed-in user). */
+  writeAccess?: WriteAccess;
 };
 
 const positiveInt = (value: string | null, fallback: number) => {
@@ -68,7 +71,14 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     routeId = "uuid",
     describe = (item: T) => String(item.name ?? ""),
   } = description;
-  const options = { add: true, edit: true, view: true, remove: false, ...description.options };
+  const canWrite = useCanWrite(description.writeAccess);
+  const allowed = { add: true, edit: true, view: true, remove: false, ...description.options };
+  const options = {
+    ...allowed,
+    add: allowed.add && canWrite,
+    edit: allowed.edit && canWrite,
+    remove: allowed.remove && canWrite,
+  };
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get("page"), 1);

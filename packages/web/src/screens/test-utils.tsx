@@ -24,7 +24,7 @@ function ToastList() {
 export function renderRoutes(
   routes: RouteObject[],
   initialEntries: InitialEntry[],
-  options: { session?: boolean } = {},
+  options: { session?: boolean } = { session: true },
 ) {
   const router = createMemoryRouter(routes, { initialEntries, initialIndex: initialEntries.length - 1 });
   const client = new QueryClient({
@@ -45,6 +45,18 @@ export function renderRoutes(
   return { router, client, ...view };
 }
 
+/** The user the session start-up signs in as unless a test says otherwise: an administrator. */
+export const defaultUser: SignedInUser = {
+  id: 1,
+  uuid: "usr-00000000-0000-4000-8000-000000000001",
+  email: "admin@example.com",
+  profile: { firstName: "Ada", lastName: "Admin" },
+  isAdmin: true,
+  siteIds: [],
+};
+const sessionPaths = new Set(["/config.json", "/api/token", "/api/me"]);
+const notFound: Reply = { status: 404, errorMessage: "Not found" };
+
 export type Reply = { status?: number; data?: unknown; errorMessage?: string; fieldErrors?: FieldError[] };
 export type Call = { method: string; path: string; search: URLSearchParams; body: unknown };
 
@@ -64,9 +76,13 @@ export function stubApi(handler: (call: Call) => Reply | undefined) {
         search: url.searchParams,
         body: init.body ? JSON.parse(String(init.body)) : undefined,
       };
-      calls.push(call);
+      // The session start-up calls are not what the screens' tests look at.
+      if (!sessionPaths.has(call.path)) calls.push(call);
       if (call.path === "/config.json") return new Response("{}", { status: 200 });
-      const reply = handler(call) ?? { status: 404, errorMessage: "Not found" };
+      // Session start-up calls are answered as the default administrator unless the handler comes
+      // from signedInAs, which answers them itself.
+      const session = sessionPaths.has(call.path) && !handlesSession.has(handler);
+      const reply = (session ? signedInAs(defaultUser, () => undefined)(call) : handler(call)) ?? notFound;
       const status = reply.status ?? 200;
       const ok = status < 400;
       return new Response(
@@ -89,8 +105,10 @@ export function stubApi(handler: (call: Call) => Reply | undefined) {
 }
 
 /** Answers the session start-up calls: signed in as `user`, or signed out when null. */
+const handlesSession = new WeakSet<(call: Call) => Reply | undefined>();
+
 export function signedInAs(user: SignedInUser | null, handler: (call: Call) => Reply | undefined) {
-  return (call: Call): Reply | undefined => {
+  const answer = (call: Call): Reply | undefined => {
     if (call.path === "/api/token")
       return user
         ? { data: { accessToken: "token", accessTokenExpire: 900, csrfToken: "csrf" } }
@@ -99,4 +117,6 @@ export function signedInAs(user: SignedInUser | null, handler: (call: Call) => R
       return user ? { data: user } : { status: 401, errorMessage: "Not signed in" };
     return handler(call);
   };
+  handlesSession.add(answer);
+  return answer;
 }

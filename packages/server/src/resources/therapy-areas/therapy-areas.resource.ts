@@ -27,7 +27,7 @@ export const therapyAreasResource = defineResource({
     },
   },
   // The detail page is public (spec §2.1).
-  access: { get: "public" },
+  access: { get: "public", write: "admin" },
   formats: {
     view: {
       fields: {

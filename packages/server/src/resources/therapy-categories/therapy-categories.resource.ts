@@ -12,7 +12,7 @@ export const therapyCategoriesResource = defineResource({
   sort: { id: therapyCategories.id, name: therapyCategories.name, code: therapyCategories.code },
   search: [therapyCategories.name, therapyCategories.code],
   // The detail page is public (spec §2.1).
-  access: { get: "public" },
+  access: { get: "public", write: "admin" },
   formats: {
     view: {
       fields: {

@@ -21,6 +21,7 @@ const list: ListDescription<TherapyArea> = {
     { key: "therapyCategoryName", title: "Category name", sortable: true },
   ],
   options: { remove: true },
+  writeAccess: "admin",
 };
 
 const form: FormDescription<Partial<TherapyAreaInput>> = {
@@ -29,6 +30,7 @@ const form: FormDescription<Partial<TherapyAreaInput>> = {
   empty: emptyTherapyArea,
   normalize: normalizeTherapyArea,
   validate: validateTherapyArea,
+  writeAccess: "admin",
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
@@ -48,6 +50,7 @@ const form: FormDescription<Partial<TherapyAreaInput>> = {
 
 const detail: DetailDescription<TherapyArea> = {
   resource: "therapy-areas",
+  writeAccess: "admin",
   title: "Therapy area",
   idLabel: "ID",
   rows: [
