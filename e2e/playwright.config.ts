@@ -1,4 +1,3 @@
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
@@ -8,7 +7,6 @@ import { defineConfig } from "@playwright/test";
  * countdown test.
  */
 const root = join(import.meta.dirname, "..");
-const runId = `${process.pid}-${Date.now()}`;
 const mainPort = Number(process.env.E2E_PORT ?? 3100);
 const shortPort = mainPort + 1;
 
@@ -24,7 +22,8 @@ function server(port: number, env: Record<string, string> = {}) {
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: join(tmpdir(), `trialdesk-e2e-${runId}-${port}`),
+      // A fresh in-memory database per run: nothing to clean up afterwards.
+      DATA_DIR: "memory://",
       LOG_LEVEL: "warn",
       ...env,
     },

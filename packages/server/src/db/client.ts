@@ -38,7 +38,9 @@ export function pgliteDatabase(client: PGlite): Database {
 }
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // DATA_DIR=memory:// keeps the database in memory (end-to-end runs leave nothing behind).
+  if (options.dataDir && !options.dataDir.startsWith("memory://"))
+    mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
