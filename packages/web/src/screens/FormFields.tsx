@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ListData, valueAt } from "@trialdesk/domain";
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import { api, type Query } from "../api/client";
 import { toast } from "../app/toast";
 import { Checkbox } from "../ui/checkbox";
 import { type ControlProps, Field } from "../ui/field";
 import { Input } from "../ui/input";
+import { MultiSelect } from "../ui/multi-select";
 import { SearchableSelect, type SelectOption, type SelectValue } from "../ui/select";
 import type { Row } from "./ListScreen";
 import type { FormApi } from "./useFormState";
@@ -33,6 +34,13 @@ export type FieldSpec =
   | (Common & { kind: "checkbox" })
   | (Common & {
       kind: "select";
+      options?: SelectOption[];
+      lookup?: Lookup;
+      placeholder?: string;
+      emptyText?: string;
+    })
+  | (Common & {
+      kind: "multiselect";
       options?: SelectOption[];
       lookup?: Lookup;
       placeholder?: string;
@@ -73,7 +81,22 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
       className={fieldWidths[spec.width ?? "medium"]}
     >
       {(control) =>
-        spec.kind === "select" ? (
+        spec.kind === "multiselect" ? (
+          <LookupOptions lookup={spec.lookup} options={spec.options}>
+            {(options, loading) => (
+              <MultiSelect
+                {...control}
+                options={options}
+                loading={loading}
+                value={Array.isArray(value) ? (value as SelectValue[]) : []}
+                onChange={(v) => form.setValue(spec.name, v)}
+                placeholder={spec.placeholder}
+                emptyText={spec.emptyText}
+                className={controlWidths[spec.width ?? "medium"]}
+              />
+            )}
+          </LookupOptions>
+        ) : spec.kind === "select" ? (
           spec.lookup ? (
             <LookupSelect
               control={control}
@@ -113,6 +136,35 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
   );
 }
 
+/** The options of a field: given, or read from the lookup (with the same load-failure toast). */
+function LookupOptions({
+  lookup,
+  options,
+  children,
+}: {
+  lookup?: Lookup;
+  options?: SelectOption[];
+  children: (options: SelectOption[], loading: boolean) => ReactNode;
+}) {
+  const looked = useLookup(lookup);
+  return <>{lookup ? children(looked.data ?? [], looked.isPending) : children(options ?? [], false)}</>;
+}
+
+function useLookup(lookup: Lookup | undefined) {
+  const query = { page: 1, pagesize: lookup?.pageSize, ...lookup?.query };
+  const options = useQuery({
+    queryKey: ["lookup", lookup?.resource, query],
+    queryFn: () => api.get<ListData<Row>>(lookup?.resource ?? "", query),
+    select: (data) => data.items.map((item) => (lookup as Lookup).option(item)),
+    enabled: Boolean(lookup),
+  });
+  useEffect(() => {
+    if (options.error)
+      toast({ title: `Can not load data: ${options.error.message}`, variant: "destructive" });
+  }, [options.error]);
+  return options;
+}
+
 function LookupSelect({
   control,
   lookup,
@@ -130,16 +182,7 @@ function LookupSelect({
   emptyText?: string;
   className?: string;
 }) {
-  const query = { page: 1, pagesize: lookup.pageSize, ...lookup.query };
-  const options = useQuery({
-    queryKey: ["lookup", lookup.resource, query],
-    queryFn: () => api.get<ListData<Row>>(lookup.resource, query),
-    select: (data) => data.items.map(lookup.option),
-  });
-  useEffect(() => {
-    if (options.error)
-      toast({ title: `Can not load data: ${options.error.message}`, variant: "destructive" });
-  }, [options.error]);
+  const options = useLookup(lookup);
   return (
     <SearchableSelect
       {...control}
