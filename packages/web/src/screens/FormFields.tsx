@@ -4,6 +4,7 @@ import { type ReactNode, useEffect } from "react";
 import { api, type Query } from "../api/client";
 import { toast } from "../app/toast";
 import { Checkbox } from "../ui/checkbox";
+import { DatePicker } from "../ui/date-picker";
 import { type ControlProps, Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { MultiSelect } from "../ui/multi-select";
@@ -32,6 +33,8 @@ type Common = {
 export type FieldSpec =
   | (Common & { kind?: "text"; type?: "text" | "email" | "password"; maxLength?: number; readOnly?: boolean })
   | (Common & { kind: "checkbox" })
+  /** A date as yyyy-MM-dd, typed or picked; min and max bound the calendar. */
+  | (Common & { kind: "date"; min?: string; max?: string; readOnly?: boolean })
   | (Common & {
       kind: "select";
       options?: SelectOption[];
@@ -81,7 +84,16 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
       className={fieldWidths[spec.width ?? "medium"]}
     >
       {(control) =>
-        spec.kind === "multiselect" ? (
+        spec.kind === "date" ? (
+          <DatePicker
+            {...control}
+            value={value as string | null}
+            onChange={(v) => form.setValue(spec.name, v)}
+            min={spec.min}
+            max={spec.max}
+            readOnly={spec.readOnly}
+          />
+        ) : spec.kind === "multiselect" ? (
           <LookupOptions lookup={spec.lookup} options={spec.options}>
             {(options, loading) => (
               <MultiSelect
