@@ -1,7 +1,9 @@
+import type { MonitorInput, UserInput } from "@trialdesk/domain";
 import { newUuid, type TherapyAreaInput, type TherapyCategoryInput } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
+import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
 import { sites } from "../resources/sites/sites.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
@@ -134,6 +136,63 @@ export async function createUser(db: DbOrTx, options: UserOptions = {}) {
     await db.insert(userSites).values(options.siteIds.map((siteId) => ({ userId: row.id, siteId })));
   }
   return { ...row, password };
+}
+
+/** The demo staff member (embedded demo only, like the admin): no administrator, the first demo site only. */
+export const demoStaff = {
+  email: "staff@example.com",
+  password: "staff1234",
+  firstName: "Sam",
+  lastName: "Staff",
+};
+
+/** A user as the Users form sends it (a new one: with a password and its confirmation). */
+export function userInput(overrides: Partial<UserInput> = {}): UserInput {
+  const n = next();
+  return {
+    uuid: newUuid("users"),
+    email: `user${n}.${Date.now()}@example.com`,
+    password: "password123",
+    password2: "password123",
+    isActive: true,
+    isAdmin: false,
+    profile: { firstName: "Test", lastName: `User ${n}` },
+    siteIds: [],
+    ...overrides,
+  };
+}
+
+/** A monitor as the Monitors form sends it. */
+export function monitorInput(overrides: Partial<MonitorInput> = {}): MonitorInput {
+  const n = next();
+  return {
+    uuid: newUuid("monitors"),
+    email: `monitor${n}.${Date.now()}@example.com`,
+    firstName: "Mona",
+    lastName: `Monitor ${n}`,
+    password: "password123",
+    password2: "password123",
+    isActive: true,
+    ...overrides,
+  };
+}
+
+/** A monitor row (study monitors are on record only; they do not sign in to this app). */
+export async function createMonitor(db: DbOrTx, overrides: Partial<MonitorInput> = {}) {
+  const input = monitorInput(overrides);
+  const [row] = await db
+    .insert(monitors)
+    .values({
+      uuid: input.uuid ?? newUuid("monitors"),
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      passwordHash: await hashPassword(input.password ?? "password123"),
+      isActive: input.isActive ?? true,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row;
 }
 
 /** Creates an administrator with every site, or resets the password of an existing account. */

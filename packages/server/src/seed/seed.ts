@@ -1,12 +1,12 @@
 import { newUuid } from "@trialdesk/domain";
-import { count, inArray } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { partners } from "../resources/partners/partners.table";
 import { sites } from "../resources/sites/sites.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
-import { demoAdmin, upsertAdmin } from "./factories";
+import { createMonitor, createUser, demoAdmin, demoStaff, upsertAdmin } from "./factories";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
 export const demoSites = [
@@ -170,5 +170,26 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
       ),
     )
     .onConflictDoNothing();
-  if (options.demoAdmin) await upsertAdmin(db, demoAdmin);
+  if (options.demoAdmin) {
+    await upsertAdmin(db, demoAdmin);
+    await seedDemoStaff(db);
+  }
+  for (const monitor of demoMonitors) await createMonitor(db, monitor);
+}
+
+/** Two study monitors on record (they do not sign in to this app). */
+export const demoMonitors = [
+  { email: "maria.monitor@example.com", firstName: "Maria", lastName: "Monti", password: "monitor1234" },
+  { email: "peter.checker@example.com", firstName: "Peter", lastName: "Checker", password: "monitor1234" },
+];
+
+/** The demo staff member works for the first demo site only (embedded demo only, like the admin). */
+async function seedDemoStaff(db: Db) {
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, demoStaff.email));
+  if (existing) return;
+  const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.code, demoSites[0].code));
+  await createUser(db, { ...demoStaff, isAdmin: false, siteIds: site ? [site.id] : [] });
 }
