@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { emptyPartner, normalizePartner, partnerSchema, validatePartner } from "./partners";
+import {
+  emptyPartner,
+  normalizePartner,
+  partnerSchema,
+  validatePartner,
+  validatePartnerForSave,
+} from "./partners";
 
 describe("partners", () => {
   it("requires name and code", () => {
@@ -13,5 +19,16 @@ describe("partners", () => {
   it("takes the CRO and sponsor flags as booleans only", () => {
     expect(partnerSchema.safeParse({ name: "A", code: "AB", cro: true, sponsor: false }).success).toBe(true);
     expect(partnerSchema.safeParse({ name: "A", code: "AB", cro: "yes" }).success).toBe(false);
+  });
+
+  it("checks the 2-character code minimum on save only (spec §5: not on the client)", () => {
+    expect(validatePartner({ name: "Acme", code: "A" })).toEqual({});
+    expect(validatePartnerForSave({ name: "Acme", code: "A" })).toEqual({
+      code: "Code must be at least 2 characters long",
+    });
+    expect(validatePartnerForSave({ name: "", code: "" })).toEqual({
+      name: "Name is required",
+      code: "Code is required",
+    });
   });
 });

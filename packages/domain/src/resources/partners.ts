@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toCode } from "../limits";
 import { flag, recordMeta, text } from "../schema";
-import { required, validator } from "../validation";
+import { minLength, required, validator } from "../validation";
 
 export type Partner = {
   id: number;
@@ -28,6 +28,17 @@ export type PartnerInput = z.infer<typeof partnerSchema>;
 export const validatePartner = validator<Partial<PartnerInput>>(
   required("name", "Name is required"),
   required("code", "Code is required"),
+);
+
+export const partnerCodeMinLength = 2;
+
+/**
+ * What the server checks before saving: the form's rules and the 2-character code minimum of the
+ * hint ("2 or 3 characters, unique"); uniqueness is the database's unique index.
+ */
+export const validatePartnerForSave = validator<Partial<PartnerInput>>(
+  validatePartner,
+  minLength("code", partnerCodeMinLength, "Code must be at least 2 characters long"),
 );
 
 /** Code is forced upper case and cut to 3 characters (spec §5). */

@@ -6,6 +6,7 @@ import {
   prepareSiteForSave,
   siteSchema,
   validateSite,
+  validateSiteForSave,
 } from "./sites";
 
 describe("sites", () => {
@@ -31,6 +32,8 @@ describe("sites", () => {
     expect(barcodePrefixWithSeparator("ABCDE")).toBe("ABCD-");
     expect(barcodePrefixWithSeparator("")).toBeNull();
     expect(barcodePrefixWithSeparator(null)).toBeNull();
+    expect(barcodePrefixWithSeparator("--a-b--")).toBe("A-B-");
+    expect(barcodePrefixWithSeparator("-")).toBeNull();
     expect(prepareSiteForSave({ code: "bud", barcodePrefix: "bud" })).toEqual({
       code: "BUD",
       barcodePrefix: "BUD-",
@@ -41,5 +44,18 @@ describe("sites", () => {
     expect(siteSchema.safeParse(emptySite()).success).toBe(true);
     expect(siteSchema.safeParse({ ...emptySite(), admin: true }).success).toBe(false);
     expect(siteSchema.safeParse({ ...emptySite(), countryCode: "HUN" }).success).toBe(false);
+  });
+
+  it("checks on save the minimums of the hints and a barcode prefix", () => {
+    const site = { name: "Budapest Clinic", shortName: "Budapest", code: "BUD", barcodePrefix: "BUD-" };
+    expect(validateSiteForSave(site)).toEqual({});
+    expect(validateSiteForSave(prepareSiteForSave({ ...site, code: "b", barcodePrefix: "x" }))).toEqual({
+      code: "Code must be at least 2 characters long",
+      barcodePrefix: "Barcode prefix must be at least 2 characters long",
+    });
+    expect(validateSiteForSave(prepareSiteForSave({ ...site, barcodePrefix: " -" }))).toEqual({
+      barcodePrefix: "Barcode prefix is required",
+    });
+    expect(validateSiteForSave({})).toMatchObject({ name: "Name is required" });
   });
 });

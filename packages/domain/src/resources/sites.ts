@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toCode } from "../limits";
 import { recordMeta, text } from "../schema";
-import { required, validator } from "../validation";
+import { check, minLength, required, validator } from "../validation";
 import { blankToNull, countryCode } from "./fields";
 
 export type Site = {
@@ -41,6 +41,25 @@ export const validateSite = validator<Partial<SiteInput>>(
   required("code", "Code is required"),
 );
 
+export const siteCodeMinLength = 2;
+export const barcodePrefixMinLength = 2;
+
+/**
+ * What the server checks before saving, on prepareSiteForSave's output: the form's rules, the
+ * minimums of the hints ("2 to 5 characters"; "2 to 4 characters") and a barcode prefix, without
+ * which the site's patients get no barcode (DESIGN §4). Uniqueness is the database's.
+ */
+export const validateSiteForSave = validator<Partial<SiteInput>>(
+  validateSite,
+  minLength("code", siteCodeMinLength, "Code must be at least 2 characters long"),
+  required("barcodePrefix", "Barcode prefix is required"),
+  check(
+    "barcodePrefix",
+    (site) => (site.barcodePrefix ?? "").replace(/-+$/, "").length >= barcodePrefixMinLength,
+    "Barcode prefix must be at least 2 characters long",
+  ),
+);
+
 /** The barcode prefix input (spec §5): letters, digits and hyphen only, upper-cased, at most 5. */
 export function barcodePrefixInput(value: string): string {
   return value
@@ -51,12 +70,12 @@ export function barcodePrefixInput(value: string): string {
 
 /**
  * The prefix as stored: the typed prefix ending in exactly one separator ("BUD" → "BUD-",
- * "BUD-" stays). The hint asks for 2 to 4 characters, so the part before the separator is cut to 4.
+ * "BUD-" stays; separators around it are dropped). The hint asks for 2 to 4 characters, so the part before the separator is cut to 4.
  * Empty stays null.
  */
 export function barcodePrefixWithSeparator(value: string | null | undefined): string | null {
   const body = barcodePrefixInput(value ?? "")
-    .replace(/-+$/, "")
+    .replace(/^-+|-+$/g, "")
     .slice(0, barcodePrefixMaxLength - barcodeSeparator.length);
   return body === "" ? null : body + barcodeSeparator;
 }

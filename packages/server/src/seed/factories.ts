@@ -1,5 +1,11 @@
 import type { MonitorInput, UserInput } from "@trialdesk/domain";
-import { newUuid, type TherapyAreaInput, type TherapyCategoryInput } from "@trialdesk/domain";
+import {
+  newUuid,
+  type PartnerInput,
+  type SiteInput,
+  type TherapyAreaInput,
+  type TherapyCategoryInput,
+} from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
@@ -76,6 +82,34 @@ export async function createTherapyArea(
     })
     .returning();
   return row;
+}
+
+/** A site as the form sends it: the barcode prefix without its separator, which the server adds. */
+export function siteInput(overrides: Partial<SiteInput> = {}): SiteInput {
+  const code = uniqueCode("S");
+  return {
+    uuid: newUuid("sites"),
+    name: `Site ${code} Clinical Centre`,
+    shortName: `Site ${code}`,
+    code,
+    barcodePrefix: code,
+    address: "Main street 1.",
+    city: "Budapest",
+    countryCode: "HU",
+    ...overrides,
+  };
+}
+
+export function partnerInput(overrides: Partial<PartnerInput> = {}): PartnerInput {
+  const code = uniqueCode("P");
+  return {
+    uuid: newUuid("partners"),
+    name: `Partner ${code}`,
+    code,
+    cro: false,
+    sponsor: false,
+    ...overrides,
+  };
 }
 
 export type SiteValues = typeof sites.$inferInsert;

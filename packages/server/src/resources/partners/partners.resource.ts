@@ -1,0 +1,38 @@
+import { normalizePartner, partnerSchema, validatePartnerForSave } from "@trialdesk/domain";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { defineResource, type Filter } from "../resource";
+import { partners } from "./partners.table";
+
+/** `cro=true` / `sponsor=true` narrow the lookup for the project's CRO and Sponsor selects. */
+const flagFilter = (column: typeof partners.cro): Filter => ({
+  schema: z.enum(["true", "false"], { error: "Must be true or false" }),
+  where: (value: "true" | "false") => eq(column, value === "true"),
+});
+
+export const partnersResource = defineResource({
+  name: "partners",
+  label: "Partner",
+  table: partners,
+  schema: partnerSchema,
+  normalize: normalizePartner,
+  validate: validatePartnerForSave,
+  sort: { id: partners.id, name: partners.name, code: partners.code },
+  search: [partners.name, partners.code],
+  filters: { cro: flagFilter(partners.cro), sponsor: flagFilter(partners.sponsor) },
+  access: { write: "admin" },
+  formats: {
+    view: {
+      fields: {
+        id: partners.id,
+        uuid: partners.uuid,
+        version: partners.version,
+        name: partners.name,
+        code: partners.code,
+        cro: partners.cro,
+        sponsor: partners.sponsor,
+      },
+    },
+  },
+  unique: { partners_code_unique: { field: "code", message: "Code must be unique" } },
+});

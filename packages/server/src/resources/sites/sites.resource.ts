@@ -1,0 +1,44 @@
+import { prepareSiteForSave, siteSchema, validateSiteForSave } from "@trialdesk/domain";
+import { defineResource } from "../resource";
+import { sites } from "./sites.table";
+
+export const sitesResource = defineResource({
+  name: "sites",
+  label: "Site",
+  table: sites,
+  schema: siteSchema,
+  // The stored barcode prefix ends in its separator, whatever the client sent (spec §5, DESIGN §4).
+  normalize: prepareSiteForSave,
+  validate: validateSiteForSave,
+  sort: {
+    id: sites.id,
+    name: sites.name,
+    shortName: sites.shortName,
+    code: sites.code,
+    countryCode: sites.countryCode,
+    city: sites.city,
+  },
+  search: [sites.name, sites.shortName, sites.code, sites.city],
+  access: { write: "admin" },
+  formats: {
+    // The barcode counter stays the server's (DESIGN §4): neither shown nor writable.
+    view: {
+      fields: {
+        id: sites.id,
+        uuid: sites.uuid,
+        version: sites.version,
+        name: sites.name,
+        shortName: sites.shortName,
+        code: sites.code,
+        barcodePrefix: sites.barcodePrefix,
+        address: sites.address,
+        city: sites.city,
+        countryCode: sites.countryCode,
+      },
+    },
+  },
+  unique: {
+    sites_code_unique: { field: "code", message: "Code must be unique" },
+    sites_barcode_prefix_unique: { field: "barcodePrefix", message: "Barcode prefix must be unique" },
+  },
+});

@@ -1,0 +1,121 @@
+import type { ListData, Partner } from "@trialdesk/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPartner, partnerInput } from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+
+describe.each(databaseKinds)("partners on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  beforeAll(async () => {
+    t = await startApp(kind);
+    admin = await t.signedInUser({ firstName: "Ada", lastName: "Admin", isAdmin: true });
+  });
+  afterAll(() => t.close());
+
+  const url = "/api/partners";
+  const create = (payload: object) => t.request<Partner>({ method: "POST", url, session: admin, payload });
+  const update = (uuid: string, payload: object) =>
+    t.request<Partner>({ method: "PUT", url: `${url}/${uuid}`, session: admin, payload });
+  const list = (query: string, session = admin) =>
+    t.request<ListData<Partner>>({ method: "GET", url: `${url}?${query}`, session });
+
+  it("creates and updates a partner; code upper-cased and cut to 3, flags kept", async () => {
+    const input = partnerInput({ name: "Quintiles Hungary", code: "qtlx", cro: true });
+    const res = await create(input);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({
+      id: expect.any(Number),
+      uuid: input.uuid,
+      version: 1,
+      name: "Quintiles Hungary",
+      code: "QTL",
+      cro: true,
+      sponsor: false,
+    });
+    const updated = await update(input.uuid as string, { ...res.body.data, sponsor: true, cro: false });
+    expect(updated.body.data).toMatchObject({ cro: false, sponsor: true, version: 2 });
+  });
+
+  it("gives every validation message", async () => {
+    const cases: [object, { field: string; message: string }[]][] = [
+      [
+        { name: "", code: "" },
+        [
+          { field: "name", message: "Name is required" },
+          { field: "code", message: "Code is required" },
+        ],
+      ],
+      [{ code: "AB" }, [{ field: "name", message: "Name is required" }]],
+      [
+        { name: "Short code", code: "a" },
+        [{ field: "code", message: "Code must be at least 2 characters long" }],
+      ],
+      [{ name: "Flags", code: "FLG", cro: "yes" }, [{ field: "cro", message: "Must be true or false" }]],
+    ];
+    for (const [payload, expected] of cases) {
+      const res = await create(payload);
+      expect(res.status).toBe(400);
+      expect(res.body.header.fieldErrors).toEqual(expected);
+    }
+  });
+
+  it("refuses a duplicate code on the code field, on create and update", async () => {
+    const first = (await create(partnerInput({ code: "DPL" }))).body.data;
+    const res = await create(partnerInput({ code: "dpl" }));
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual([{ field: "code", message: "Code must be unique" }]);
+    const other = (await create(partnerInput())).body.data;
+    const clash = await update(other.uuid, { ...other, code: first.code });
+    expect(clash.status).toBe(400);
+    expect(clash.body.header.fieldErrors).toEqual([{ field: "code", message: "Code must be unique" }]);
+  });
+
+  it("filters the lookup by cro=true and sponsor=true", async () => {
+    await createPartner(t.database.db, { cro: true, sponsor: false });
+    await createPartner(t.database.db, { cro: false, sponsor: true });
+    await createPartner(t.database.db, { cro: true, sponsor: true });
+    await createPartner(t.database.db, { cro: false, sponsor: false });
+    const all = (await list("page=1&pagesize=250")).body.data;
+    expect(all.pagination.pageSize).toBe(250);
+    expect(Object.keys(all.items[0])).toEqual(expect.arrayContaining(["name", "code", "sponsor", "cro"]));
+    const cros = (await list("page=1&pagesize=250&cro=true")).body.data.items;
+    expect(cros.length).toBe(all.items.filter((p) => p.cro).length);
+    expect(cros.every((p) => p.cro)).toBe(true);
+    expect(cros.some((p) => p.sponsor)).toBe(true);
+    const sponsors = (await list("page=1&pagesize=250&sponsor=true")).body.data.items;
+    expect(sponsors.length).toBe(all.items.filter((p) => p.sponsor).length);
+    expect(sponsors.every((p) => p.sponsor)).toBe(true);
+    const both = (await list("cro=true&sponsor=true&pagesize=250")).body.data.items;
+    expect(both.length).toBeGreaterThan(0);
+    expect(both.every((p) => p.cro && p.sponsor)).toBe(true);
+    const notCro = (await list("cro=false&pagesize=250")).body.data.items;
+    expect(notCro.every((p) => !p.cro)).toBe(true);
+    const bad = await list("cro=yes");
+    expect(bad.status).toBe(400);
+    expect(bad.body.header.fieldErrors).toEqual([{ field: "cro", message: "Must be true or false" }]);
+  });
+
+  it("searches name and code", async () => {
+    await create(partnerInput({ name: "Zephyr Biologics", code: "ZPH" }));
+    expect((await list("searchTerm=zephyr")).body.data.items.map((p) => p.code)).toEqual(["ZPH"]);
+    expect((await list("searchTerm=zph")).body.data.items.map((p) => p.name)).toEqual(["Zephyr Biologics"]);
+  });
+
+  it("lets staff read partners but only administrators write them (403)", async () => {
+    const staff = await t.signedInUser({ firstName: "Sam", lastName: "Staff" });
+    const partner = (await create(partnerInput())).body.data;
+    expect((await list("cro=true", staff)).status).toBe(200);
+    const attempts = [
+      { method: "POST" as const, url, payload: partnerInput() },
+      { method: "PUT" as const, url: `${url}/${partner.uuid}`, payload: { ...partner, name: "Changed" } },
+      { method: "DELETE" as const, url: `${url}/${partner.uuid}` },
+    ];
+    for (const attempt of attempts) {
+      const res = await t.request({ ...attempt, session: staff });
+      expect(res.status).toBe(403);
+      expect(res.body.header.errorCode).toBe("FORBIDDEN");
+    }
+    const after = await t.request<Partner>({ method: "GET", url: `${url}/${partner.uuid}`, session: staff });
+    expect(after.body.data).toMatchObject({ name: partner.name, version: 1 });
+  });
+});
