@@ -16,13 +16,20 @@ import { registerOpenApi } from "./http/openapi";
 import { requestId } from "./http/request-id";
 import { registerWebApp } from "./http/static";
 import { partnersResource } from "./resources/partners/partners.resource";
+import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
 import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.resource";
 import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
 
 /** Every described resource, served by the one machinery. */
-export const resources = [therapyCategoriesResource, therapyAreasResource, sitesResource, partnersResource];
+export const resources = [
+  therapyCategoriesResource,
+  therapyAreasResource,
+  projectsResource,
+  sitesResource,
+  partnersResource,
+];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */
 export async function buildApp(options: {

@@ -79,6 +79,10 @@ export const projectSchema = z.strictObject({
     cohortHandling: flag().optional(),
     hospitalisation: flag().optional(),
   }),
+  // Read-only view fields; accepted so a loaded record can be sent back whole.
+  therapyAreaName: z.string().nullish(),
+  croName: z.string().nullish(),
+  sponsorName: z.string().nullish(),
 });
 export type ProjectInput = z.infer<typeof projectSchema>;
 type ProjectForm = Partial<ProjectInput>;
@@ -206,10 +210,11 @@ export const emptyProject = (): ProjectForm => ({
   settings: { rescreen: false, cohortHandling: false, hospitalisation: false },
 });
 
-/** Rows of GET projects: the list shows id, workingName, protocolNr, internalCode and phase. */
-export type ProjectListRow = Pick<Project, "id" | "uuid" | "workingName" | "protocolNr" | "internalCode"> & {
-  phase: number | null;
-};
+/** The names of the referenced records that GET projects and GET projects/{uuid} give beside the record. */
+export type ProjectView = Project & { therapyAreaName: string; croName: string; sponsorName: string };
+
+/** Rows of GET projects: the list shows id, workingName, protocolNr, internalCode and phase (details.phase). */
+export type ProjectListRow = ProjectView;
 
 /** Rows of GET projects?format=option-view (page 1, size 250). */
 export type ProjectOption = {

@@ -2,15 +2,18 @@ import type { MonitorInput, UserInput } from "@trialdesk/domain";
 import {
   newUuid,
   type PartnerInput,
+  type ProjectInput,
+  projectInternalCodeOf,
   type SiteInput,
   type TherapyAreaInput,
   type TherapyCategoryInput,
 } from "@trialdesk/domain";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
+import { projectSites, projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
@@ -262,4 +265,142 @@ export async function upsertAdmin(
     siteIds: allSites.map((s) => s.id),
   });
   return { id: user.id, created: true };
+}
+
+/** What a project refers to: its CRO and sponsor partners, therapy area and sites. */
+export type ProjectRefs = { croId: number; sponsorId: number; therapyAreaId: number; siteIds: number[] };
+
+/** A project with every tab filled, as the editor sends it; the server computes the internal code. */
+export function projectInput(refs: ProjectRefs, overrides: Partial<ProjectInput> = {}): ProjectInput {
+  const n = next();
+  return {
+    uuid: newUuid("projects"),
+    workingName: `Project ${n}`,
+    protocolNr: `PR-${Date.now().toString(36).toUpperCase()}-${String(n).padStart(3, "0")}`,
+    internalCode: "client value, ignored",
+    projectStatusId: 30,
+    siteIds: refs.siteIds,
+    details: {
+      longName: `Long name of project ${n}`,
+      officialTitle: `A randomised, double-blind study number ${n}`,
+      officialUrl: `https://clinicaltrials.example.org/study/${n}`,
+      phase: 3,
+      ipName: `Investigational product ${n}`,
+      therapyAreaId: refs.therapyAreaId,
+      croId: refs.croId,
+      sponsorId: refs.sponsorId,
+    },
+    finance: {
+      settlementDays: 30,
+      paymentDays: 45,
+      patientFee: 1250.5,
+      currency: "EUR",
+      vat: 27,
+      paidPercentage: 80,
+      monitoredPercentage: 100,
+    },
+    settings: { rescreen: true, cohortHandling: false, hospitalisation: true },
+    ...overrides,
+  };
+}
+
+/** Writes a project and its sites, with the internal code computed from the referenced codes. */
+export async function createProject(db: DbOrTx, refs: ProjectRefs, overrides: Partial<ProjectInput> = {}) {
+  const input = projectInput(refs, overrides);
+  const partnerRows = await db
+    .select({ id: partners.id, code: partners.code })
+    .from(partners)
+    .where(inArray(partners.id, [input.details.croId ?? 0, input.details.sponsorId ?? 0]));
+  const areaRows = await db
+    .select({ id: therapyAreas.id, code: therapyAreas.code })
+    .from(therapyAreas)
+    .where(eq(therapyAreas.id, input.details.therapyAreaId ?? 0));
+  const [row] = await db
+    .insert(projects)
+    .values({
+      uuid: input.uuid ?? newUuid("projects"),
+      workingName: input.workingName,
+      protocolNr: input.protocolNr,
+      internalCode: projectInternalCodeOf(input, partnerRows, areaRows),
+      projectStatusId: input.projectStatusId as number,
+      ...input.details,
+      phase: input.details.phase as number,
+      therapyAreaId: input.details.therapyAreaId as number,
+      croId: input.details.croId as number,
+      sponsorId: input.details.sponsorId as number,
+      ...input.finance,
+      patientFee: input.finance.patientFee?.toString() ?? null,
+      ...input.settings,
+    })
+    .returning();
+  const siteIds = input.siteIds ?? [];
+  if (siteIds.length > 0)
+    await db.insert(projectSites).values(siteIds.map((siteId) => ({ projectId: row.id, siteId })));
+  return row;
+}
+
+/** A study as the Studies form sends it; the working name follows the protocol number and variant. */
+export function studyInput(
+  project: { id: number; protocolNr: string },
+  overrides: Partial<StudyInput> = {},
+): StudyInput {
+  const variant = overrides.variant ?? "NORMAL";
+  return {
+    uuid: newUuid("studies"),
+    projectId: project.id,
+    variant,
+    workingName: studyWorkingName(project.protocolNr, variant),
+    fpfv: "2025-03-03",
+    lpfv: "2026-06-30",
+    lplv: "2027-03-31",
+    variantDescription: "",
+    projectStatusId: 30,
+    ...overrides,
+  };
+}
+
+/** Writes a study of `project`. */
+export async function createStudy(
+  db: DbOrTx,
+  project: { id: number; protocolNr: string },
+  overrides: Partial<StudyInput> = {},
+) {
+  const input = studyInput(project, overrides);
+  const [row] = await db
+    .insert(studies)
+    .values({
+      uuid: input.uuid ?? newUuid("studies"),
+      projectId: project.id,
+      variant: input.variant as string,
+      workingName: input.workingName,
+      fpfv: input.fpfv as string,
+      lpfv: input.lpfv as string,
+      lplv: input.lplv as string,
+      variantDescription: input.variantDescription || null,
+      projectStatusId: input.projectStatusId as number,
+    })
+    .returning();
+  return row;
+}
+
+/** A visit definition as the Visits form sends it (a mandatory control visit unless told otherwise). */
+export function visitInput(studyId: number, overrides: Partial<VisitInput> = {}): VisitInput {
+  const n = next();
+  return { uuid: newUuid("visits"), studyId, name: `Week ${n}`, visitTypeId: 60, mandatory: 1, ...overrides };
+}
+
+/** Writes a visit definition of a study. */
+export async function createVisit(db: DbOrTx, studyId: number, overrides: Partial<VisitInput> = {}) {
+  const input = visitInput(studyId, overrides);
+  const [row] = await db
+    .insert(visits)
+    .values({
+      uuid: input.uuid ?? newUuid("visits"),
+      studyId,
+      name: input.name,
+      visitTypeId: input.visitTypeId as number,
+      mandatory: input.mandatory === 1,
+    })
+    .returning();
+  return row;
 }

@@ -2,11 +2,12 @@ import { newUuid } from "@trialdesk/domain";
 import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { partners } from "../resources/partners/partners.table";
+import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
-import { createMonitor, createUser, demoAdmin, demoStaff, upsertAdmin } from "./factories";
+import { createMonitor, createProject, createUser, demoAdmin, demoStaff, upsertAdmin } from "./factories";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
 export const demoSites = [
@@ -170,6 +171,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
       ),
     )
     .onConflictDoNothing();
+  await seedProjects(db);
   if (options.demoAdmin) {
     await upsertAdmin(db, demoAdmin);
     await seedDemoStaff(db);
@@ -192,4 +194,196 @@ async function seedDemoStaff(db: Db) {
   if (existing) return;
   const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.code, demoSites[0].code));
   await createUser(db, { ...demoStaff, isAdmin: false, siteIds: site ? [site.id] : [] });
+}
+
+/** Two projects with every tab filled; the studies of the demo data belong to them. */
+export const demoProjects = [
+  {
+    workingName: "HEART-FAIL III",
+    protocolNr: "TD-2025-001",
+    cro: "ACR",
+    sponsor: "MDP",
+    therapyArea: "HFL",
+    sites: ["BUD", "VIE"],
+    projectStatusId: 30,
+    details: {
+      longName: "Heart failure outcomes with cardiozan",
+      officialTitle:
+        "A randomised, double-blind, placebo-controlled study of cardiozan in adults with chronic heart failure",
+      officialUrl: "https://clinicaltrials.example.org/study/TD-2025-001",
+      phase: 3,
+      ipName: "Cardiozan 20 mg",
+    },
+    finance: {
+      settlementDays: 30,
+      paymentDays: 45,
+      patientFee: 1850,
+      currency: "EUR" as const,
+      vat: 27,
+      paidPercentage: 80,
+      monitoredPercentage: 100,
+    },
+    settings: { rescreen: true, cohortHandling: false, hospitalisation: true },
+  },
+  {
+    workingName: "LUNG-TARGET II",
+    protocolNr: "TD-2025-002",
+    cro: "NRT",
+    sponsor: "HLX",
+    therapyArea: "LUC",
+    sites: ["WAW", "BUD"],
+    projectStatusId: 20,
+    details: {
+      longName: "Targeted therapy in advanced lung cancer",
+      officialTitle:
+        "An open-label, multicentre phase II study of helixumab in previously treated non-small cell lung cancer",
+      officialUrl: "https://clinicaltrials.example.org/study/TD-2025-002",
+      phase: 2,
+      ipName: "Helixumab",
+    },
+    finance: {
+      settlementDays: 60,
+      paymentDays: 30,
+      patientFee: 420000,
+      currency: "HUF" as const,
+      vat: 0,
+      paidPercentage: 70,
+      monitoredPercentage: 50,
+    },
+    settings: { rescreen: false, cohortHandling: true, hospitalisation: false },
+  },
+];
+
+async function seedProjects(db: Db) {
+  const idsByCode = async (table: typeof sites | typeof partners | typeof therapyAreas) =>
+    new Map((await db.select({ id: table.id, code: table.code }).from(table)).map((r) => [r.code, r.id]));
+  const [siteIds, partnerIds, areaIds] = await Promise.all([
+    idsByCode(sites),
+    idsByCode(partners),
+    idsByCode(therapyAreas),
+  ]);
+  const existing = new Set(
+    (await db.select({ protocolNr: projects.protocolNr }).from(projects)).map((p) => p.protocolNr),
+  );
+  for (const project of demoProjects) {
+    if (existing.has(project.protocolNr)) continue;
+    const refs = {
+      croId: partnerIds.get(project.cro) as number,
+      sponsorId: partnerIds.get(project.sponsor) as number,
+      therapyAreaId: areaIds.get(project.therapyArea) as number,
+      siteIds: project.sites.map((code) => siteIds.get(code) as number),
+    };
+    await createProject(db, refs, {
+      workingName: project.workingName,
+      protocolNr: project.protocolNr,
+      projectStatusId: project.projectStatusId,
+      details: {
+        ...project.details,
+        croId: refs.croId,
+        sponsorId: refs.sponsorId,
+        therapyAreaId: refs.therapyAreaId,
+      },
+      finance: project.finance,
+      settings: project.settings,
+    });
+  }
+}
+
+type DemoVisit = [name: string, visitTypeId: number, mandatory: 0 | 1];
+
+/**
+ * Three studies of the demo projects, each with its visit definitions and one randomisation visit.
+ * The first is the demo study the home page's Visit summary tile points at.
+ */
+export const demoStudies: {
+  uuid?: string;
+  protocolNr: string;
+  variant: "NORMAL" | "SUB-STUDY";
+  fpfv: string;
+  lpfv: string;
+  lplv: string;
+  projectStatusId: number;
+  visits: DemoVisit[];
+}[] = [
+  {
+    uuid: demoStudyUuid,
+    protocolNr: "TD-2025-001",
+    variant: "NORMAL",
+    fpfv: "2025-03-03",
+    lpfv: "2026-06-30",
+    lplv: "2027-03-31",
+    projectStatusId: 30,
+    visits: [
+      ["Screening", 20, 1],
+      ["Run-in", 30, 1],
+      ["Randomisation", 50, 1],
+      ["Week 2", 60, 1],
+      ["Week 4", 60, 1],
+      ["Week 8", 60, 1],
+      ["Week 12", 60, 1],
+      ["Week 16 phone call", 110, 0],
+      ["Week 24 / End of treatment", 70, 1],
+      ["Safety follow up", 120, 1],
+      ["End of study", 80, 1],
+      ["Unscheduled", 100, 0],
+    ],
+  },
+  {
+    protocolNr: "TD-2025-001",
+    variant: "SUB-STUDY",
+    fpfv: "2025-06-02",
+    lpfv: "2026-06-30",
+    lplv: "2027-03-31",
+    projectStatusId: 20,
+    visits: [
+      ["Screening", 20, 1],
+      ["Randomisation", 50, 1],
+      ["Echocardiography", 65, 1],
+      ["Week 4", 60, 1],
+      ["Week 12", 60, 1],
+      ["Phone follow up", 130, 0],
+      ["End of treatment", 70, 1],
+      ["End of study", 80, 1],
+    ],
+  },
+  {
+    protocolNr: "TD-2025-002",
+    variant: "NORMAL",
+    fpfv: "2025-09-01",
+    lpfv: "2027-02-26",
+    lplv: "2028-02-29",
+    projectStatusId: 20,
+    visits: [
+      ["Prescreening", 10, 0],
+      ["Screening", 20, 1],
+      ["Randomisation", 50, 1],
+      ["Cycle 1 Day 1", 60, 1],
+      ["Cycle 2 Day 1", 60, 1],
+      ["Cycle 3 Day 1", 60, 1],
+      ["Tumour assessment", 65, 1],
+      ["End of treatment", 70, 1],
+      ["Follow up", 120, 1],
+      ["End of study", 80, 1],
+    ],
+  },
+];
+
+async function seedStudies(db: Db) {
+  const projectRows = await db
+    .select({ id: projects.id, protocolNr: projects.protocolNr })
+    .from(projects)
+    .where(inArray(projects.protocolNr, [...new Set(demoStudies.map((s) => s.protocolNr))]));
+  const existing = new Set(
+    (await db.select({ projectId: studies.projectId, variant: studies.variant }).from(studies)).map(
+      (s) => `${s.projectId}/${s.variant}`,
+    ),
+  );
+  for (const { visits, protocolNr, ...study } of demoStudies) {
+    const project = projectRows.find((p) => p.protocolNr === protocolNr);
+    if (!project || existing.has(`${project.id}/${study.variant}`)) continue;
+    const row = await createStudy(db, project, study);
+    for (const [name, visitTypeId, mandatory] of visits) {
+      await createVisit(db, row.id, { name, visitTypeId, mandatory });
+    }
+  }
 }
