@@ -19,8 +19,11 @@ import { partnersResource } from "./resources/partners/partners.resource";
 import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
+import { studiesResource } from "./resources/studies/studies.resource";
 import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.resource";
 import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
+import { studyVisitsRoutes } from "./resources/visits/study-visits.routes";
+import { visitsResource } from "./resources/visits/visits.resource";
 
 /** Every described resource, served by the one machinery. */
 export const resources = [
@@ -29,6 +32,8 @@ export const resources = [
   projectsResource,
   sitesResource,
   partnersResource,
+  studiesResource,
+  visitsResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */
@@ -78,6 +83,7 @@ export async function buildApp(options: {
   authRoutes(app, deps);
   auditRoutes(app, deps);
   for (const resource of resources) registerResource(app, deps, resource as never);
+  studyVisitsRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {

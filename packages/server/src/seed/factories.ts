@@ -5,8 +5,11 @@ import {
   type ProjectInput,
   projectInternalCodeOf,
   type SiteInput,
+  type StudyInput,
+  studyWorkingName,
   type TherapyAreaInput,
   type TherapyCategoryInput,
+  type VisitInput,
 } from "@trialdesk/domain";
 import { eq, inArray, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
@@ -15,9 +18,11 @@ import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
 import { projectSites, projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
+import { studies } from "../resources/studies/studies.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { userSites, users } from "../resources/users/users.table";
+import { visits } from "../resources/visits/visits.table";
 
 /**
  * The one factory module (DESIGN §6): valid records for server tests, the demo seed and the

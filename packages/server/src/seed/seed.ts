@@ -4,10 +4,21 @@ import type { Db } from "../db/client";
 import { partners } from "../resources/partners/partners.table";
 import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
+import { studies } from "../resources/studies/studies.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
-import { createMonitor, createProject, createUser, demoAdmin, demoStaff, upsertAdmin } from "./factories";
+import {
+  createMonitor,
+  createProject,
+  createStudy,
+  createUser,
+  createVisit,
+  demoAdmin,
+  demoStaff,
+  demoStudyUuid,
+  upsertAdmin,
+} from "./factories";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
 export const demoSites = [
@@ -172,6 +183,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
     )
     .onConflictDoNothing();
   await seedProjects(db);
+  await seedStudies(db);
   if (options.demoAdmin) {
     await upsertAdmin(db, demoAdmin);
     await seedDemoStaff(db);

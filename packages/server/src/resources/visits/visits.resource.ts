@@ -1,0 +1,83 @@
+import {
+  normalizeVisit,
+  randomisationVisitType,
+  type VisitInput,
+  validateVisit,
+  visitSchema,
+  visitTypes,
+} from "@trialdesk/domain";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { projects } from "../projects/projects.table";
+import { defineResource } from "../resource";
+import { studies } from "../studies/studies.table";
+import { visits } from "./visits.table";
+
+/** The visit type's label (e.g. "Randomisation") from the domain's list, so both sides name types alike. */
+const visitTypeLabel: SQL<string> = sql`case ${visits.visitTypeId} ${sql.join(
+  visitTypes.map((t) => sql`when ${sql.raw(String(t.value))} then ${t.label}`),
+  sql` `,
+)} end`;
+
+/** The wire carries mandatory as 0 or 1 (spec §3); the table keeps a boolean. */
+const mandatoryNumber = sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 end`;
+
+/** Visit definitions of a study (spec §2.5, §3); randomisation (type 50) at most once per study. */
+export const visitsResource = defineResource<VisitInput>({
+  name: "visits",
+  label: "Visit",
+  table: visits,
+  schema: visitSchema,
+  normalize: normalizeVisit,
+  validate: validateVisit,
+  sort: {
+    id: visits.id,
+    visitName: visits.name,
+    studyName: studies.workingName,
+    visitTypeId: visits.visitTypeId,
+    mandatory: visits.mandatory,
+  },
+  search: [visits.name, studies.workingName],
+  filters: {
+    studyId: {
+      schema: z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647),
+      where: (id: number) => eq(visits.studyId, id),
+    },
+  },
+  // Study setup is written by any signed-in user.
+  access: { write: "user" },
+  formats: {
+    view: {
+      fields: {
+        id: visits.id,
+        uuid: visits.uuid,
+        version: visits.version,
+        studyId: visits.studyId,
+        name: visits.name,
+        visitName: visits.name,
+        visitTypeId: visits.visitTypeId,
+        visitType: visitTypeLabel,
+        mandatory: mandatoryNumber,
+        studyName: studies.workingName,
+        protocolNr: projects.protocolNr,
+      },
+      joins: (query) =>
+        query
+          .innerJoin(studies, eq(studies.id, visits.studyId))
+          .innerJoin(projects, eq(projects.id, studies.projectId)),
+    },
+  },
+  toRow: (input) => ({
+    studyId: input.studyId,
+    name: input.name,
+    visitTypeId: input.visitTypeId,
+    mandatory: input.mandatory === 1,
+  }),
+  unique: {
+    // The partial unique index on (study_id) where visit_type_id = 50.
+    visits_visit_type_id_unique: {
+      field: "visitTypeId",
+      message: `Randomisation visit type ${randomisationVisitType} is allowed once per study`,
+    },
+  },
+});
