@@ -1,0 +1,50 @@
+import { type MonitorInput, monitorSchema, normalizeMonitor, validateMonitor } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../../auth/passwords";
+import { defineResource } from "../resource";
+import { monitors } from "./monitors.table";
+
+/**
+ * Monitors (spec §2.5, §3, §5): study monitors on record, administrators only. They do not sign in
+ * to this app; their password is kept hashed for the monitoring tools and never returned.
+ */
+export const monitorsResource = defineResource<MonitorInput>({
+  name: "monitors",
+  label: "Monitor",
+  table: monitors,
+  schema: monitorSchema,
+  normalize: normalizeMonitor,
+  validate: validateMonitor,
+  sort: {
+    id: monitors.id,
+    email: monitors.email,
+    name: sql`${monitors.firstName} || ' ' || ${monitors.lastName}`,
+  },
+  search: [monitors.email, monitors.firstName, monitors.lastName],
+  access: { list: "admin", get: "admin", write: "admin" },
+  formats: {
+    view: {
+      fields: {
+        id: monitors.id,
+        uuid: monitors.uuid,
+        version: monitors.version,
+        email: monitors.email,
+        firstName: monitors.firstName,
+        lastName: monitors.lastName,
+        isActive: monitors.isActive,
+        hasPassword: sql<boolean>`${monitors.passwordHash} <> ''`,
+      },
+    },
+  },
+  toRow: async (input) => ({
+    email: input.email,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    ...(input.isActive === undefined || input.isActive === null ? {} : { isActive: input.isActive }),
+    ...(typeof input.password === "string" && input.password !== ""
+      ? { passwordHash: await hashPassword(input.password) }
+      : {}),
+  }),
+  unique: { monitors_email_unique: { field: "email", message: "Email is already in use" } },
+  secretFields: ["password"],
+});

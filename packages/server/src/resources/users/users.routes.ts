@@ -1,0 +1,77 @@
+import { passwordChangeSchema, validatePasswordChange } from "@trialdesk/domain";
+import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { recordAudit } from "../../audit/audit";
+import { currentUser, userName } from "../../auth/guards";
+import { hashPassword, verifyPassword } from "../../auth/passwords";
+import { refreshCookie } from "../../auth/refresh-tokens";
+import type { Deps } from "../../deps";
+import { send } from "../../http/envelope";
+import { validationError } from "../../http/errors";
+import { zodFieldErrors } from "../resource";
+import { revokeUserSessions } from "./sessions";
+import { users } from "./users.table";
+
+export const wrongCurrentPasswordMessage = "Current password is not correct";
+
+/**
+ * The user menu's Change password: POST /api/me/password {currentPassword, password, password2}.
+ * Every sign-in of the user ends (all refresh tokens revoked); this browser gets a fresh refresh
+ * token at once, so the person who changed it stays signed in, while other devices must sign in
+ * again once their short-lived access token runs out.
+ */
+export function userRoutes(app: FastifyInstance, deps: Deps) {
+  const { db, refreshTokens } = deps;
+  app.post(
+    "/api/me/password",
+    { schema: { body: passwordChangeSchema, tags: ["session"] } },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const parsed = passwordChangeSchema.safeParse(request.body ?? {});
+      const body = (parsed.success ? parsed.data : request.body) as Record<string, string>;
+      const errors = {
+        ...(parsed.success ? {} : zodFieldErrors(parsed.error)),
+        ...validatePasswordChange(body),
+      };
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      const [row] = await db
+        .select({ uuid: users.uuid, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, me.id));
+      if (!(await verifyPassword(row?.passwordHash ?? null, body.currentPassword))) {
+        throw validationError({ currentPassword: wrongCurrentPasswordMessage });
+      }
+      const passwordHash = await hashPassword(body.password);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({
+            passwordHash,
+            lastPasswordChangeDate: sql`now()`,
+            version: sql`${users.version} + 1`,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(users.id, me.id));
+        await revokeUserSessions(tx, me.id);
+        await recordAudit(
+          tx,
+          { userId: me.id, userName: userName(me), requestId: request.id, reason: "Password change" },
+          {
+            resource: "users",
+            uuid: row.uuid,
+            action: "update",
+            changes: [{ field: "password", old: null, new: "changed" }],
+          },
+        );
+      });
+      reply.setCookie(refreshCookie, await refreshTokens.issue(me.id), {
+        httpOnly: true,
+        sameSite: "strict",
+        path: "/api",
+        secure: request.protocol === "https",
+        maxAge: refreshTokens.ttlSeconds,
+      });
+      return send(request, reply, { changed: true });
+    },
+  );
+}
