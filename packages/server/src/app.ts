@@ -15,6 +15,7 @@ import { registerErrorHandler } from "./http/error-handler";
 import { registerOpenApi } from "./http/openapi";
 import { requestId } from "./http/request-id";
 import { registerWebApp } from "./http/static";
+import { monitorsResource } from "./resources/monitors/monitors.resource";
 import { partnersResource } from "./resources/partners/partners.resource";
 import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
@@ -22,6 +23,8 @@ import { sitesResource } from "./resources/sites/sites.resource";
 import { studiesResource } from "./resources/studies/studies.resource";
 import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.resource";
 import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
+import { usersResource } from "./resources/users/users.resource";
+import { userRoutes } from "./resources/users/users.routes";
 import { studyVisitsRoutes } from "./resources/visits/study-visits.routes";
 import { visitsResource } from "./resources/visits/visits.resource";
 
@@ -32,6 +35,8 @@ export const resources = [
   projectsResource,
   sitesResource,
   partnersResource,
+  usersResource,
+  monitorsResource,
   studiesResource,
   visitsResource,
 ];
@@ -83,6 +88,7 @@ export async function buildApp(options: {
   authRoutes(app, deps);
   auditRoutes(app, deps);
   for (const resource of resources) registerResource(app, deps, resource as never);
+  userRoutes(app, deps);
   studyVisitsRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
