@@ -1,31 +1,8 @@
 import type { ListData, Study, StudyOption } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createPartner,
-  createProject,
-  createSite,
-  createStudy,
-  createTherapyArea,
-  createTherapyCategory,
-  createVisit,
-  studyInput,
-} from "../src/seed/factories";
+import { createStudy, createVisit, studyInput } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
-
-/** A project with its CRO, sponsor, therapy area and site, as studies need one. */
-export async function setUpProject(t: TestApp, protocolNr: string) {
-  const db = t.database.db;
-  const category = await createTherapyCategory(db);
-  const area = await createTherapyArea(db, category.id);
-  const cro = await createPartner(db, { cro: true });
-  const sponsor = await createPartner(db, { sponsor: true });
-  const site = await createSite(db);
-  return createProject(
-    db,
-    { croId: cro.id, sponsorId: sponsor.id, therapyAreaId: area.id, siteIds: [site.id] },
-    { protocolNr, workingName: `Project ${protocolNr}` },
-  );
-}
+import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("studies on %s", (kind) => {
   let t: TestApp;
@@ -104,7 +81,9 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
     expect(variant.body.header.fieldErrors?.[0].field).toBe("variant");
     const orphan = await create(studyInput({ id: 987654, protocolNr: "X" }));
     expect(orphan.status).toBe(400);
-    expect(orphan.body.header.fieldErrors).toEqual([{ field: "projectId", message: "Project does not exist" }]);
+    expect(orphan.body.header.fieldErrors).toEqual([
+      { field: "projectId", message: "Project does not exist" },
+    ]);
   });
 
   it("allows one study per project and variant, with a field error on the variant", async () => {
@@ -161,8 +140,7 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
   });
 
   it("updates with the version, refuses a stale one, and refuses deleting a study that has visits", async () => {
-    const created = (await create(studyInput(project, { variant: "VARIANT-2", uuid: undefined })))
-      .body;
+    const created = (await create(studyInput(project, { variant: "VARIANT-2", uuid: undefined }))).body;
     // VARIANT-2 exists already (option view test): the clash is the variant's.
     expect(created.header.fieldErrors?.[0].field).toBe("variant");
     const other = await setUpProject(t, "UP-2025-003");
