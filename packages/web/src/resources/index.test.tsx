@@ -51,8 +51,8 @@ describe("resource routes", () => {
         ? { data: { items: [], pagination: { page: 1, pageSize: 10, total: 0 } } }
         : undefined,
     );
-    renderRoutes(resourceRoutes, ["/sites/create"]);
-    expect(await screen.findByText("Sites — this screen is not built yet.")).toBeInTheDocument();
+    renderRoutes(resourceRoutes, ["/patient-visits/create"]);
+    expect(await screen.findByText("Patient visits — this screen is not built yet.")).toBeInTheDocument();
     renderRoutes(resourceRoutes, ["/therapy-categories"]);
     expect(await screen.findByRole("heading", { name: "Therapy categories" })).toBeInTheDocument();
   });

@@ -64,9 +64,18 @@ const isPublic = (route: RouteObject) => publicResourceRoutes.some((p) => p.path
 export const resourceRoutes: RouteObject[] = [
   ...crud("therapy-categories", therapyCategories),
   ...crud("therapy-areas", therapyAreas),
-  ...notBuiltCrud("sites", "Sites"),
-  ...notBuiltCrud("partners", "Partners"),
-  ...notBuiltCrud("projects", "Projects"),
+  ...crud(
+    "sites",
+    screensOf(() => import("./sites/site-screens")),
+  ),
+  ...crud(
+    "partners",
+    screensOf(() => import("./partners/partner-screens")),
+  ),
+  ...crud(
+    "projects",
+    screensOf(() => import("./projects/project-screens")),
+  ),
   ...notBuiltCrud("studies", "Studies"),
   ...notBuiltCrud("patients", "Patients"),
   ...notBuiltCrud("study-patients", "Study patients"),

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect } from "react";
 import { api, type Query } from "../api/client";
 import { toast } from "../app/toast";
 import { Checkbox } from "../ui/checkbox";
+import { CountrySelect } from "../ui/country-select";
 import { DatePicker } from "../ui/date-picker";
 import { type ControlProps, Field } from "../ui/field";
 import { Input } from "../ui/input";
@@ -33,6 +34,8 @@ type Common = {
 export type FieldSpec =
   | (Common & { kind?: "text"; type?: "text" | "email" | "password"; maxLength?: number; readOnly?: boolean })
   | (Common & { kind: "checkbox" })
+  /** The country selector (spec §2.5): a two-letter code. */
+  | (Common & { kind: "country" })
   /** A date as yyyy-MM-dd, typed or picked; min and max bound the calendar. */
   | (Common & { kind: "date"; min?: string; max?: string; readOnly?: boolean })
   | (Common & {
@@ -84,7 +87,14 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
       className={fieldWidths[spec.width ?? "medium"]}
     >
       {(control) =>
-        spec.kind === "date" ? (
+        spec.kind === "country" ? (
+          <CountrySelect
+            {...control}
+            value={value as string | null}
+            onChange={(v) => form.setValue(spec.name, v)}
+            className={controlWidths[spec.width ?? "medium"]}
+          />
+        ) : spec.kind === "date" ? (
           <DatePicker
             {...control}
             value={value as string | null}

@@ -33,6 +33,8 @@ export type FormDescription<T extends Data> = {
   fields: FieldSpec[] | ((form: FormApi<T>) => ReactNode);
   /** Who may save; others see the record read-only (default: any signed-in user). */
   writeAccess?: WriteAccess;
+  /** Runs after a successful save, e.g. to refresh what else shows the record (the site selector). */
+  onSaved?: (saved: T) => void;
 };
 
 /**
@@ -151,6 +153,7 @@ function RecordForm<T extends Data>({
         ? await api.post<T>(resource, data)
         : await api.put<T>(`${resource}/${data.uuid}`, data);
       toast({ title: `${title} ${isNew ? "created" : "updated"}`, variant: "success" });
+      description.onSaved?.(saved);
       form.setLoaded(saved);
       unsaved.current = false;
       navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });

@@ -1,0 +1,76 @@
+import {
+  emptyPartner,
+  normalizePartner,
+  type Partner,
+  type PartnerInput,
+  validatePartner,
+} from "@trialdesk/domain";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { Badge } from "../../ui/badge";
+
+const yesNo = (flag: boolean) => (flag ? "Yes" : "No");
+
+/** The Type column: a CRO badge and an amber Sponsor badge by the flags, nothing when neither (spec §2.5). */
+export function PartnerType({ partner }: { partner: Pick<Partner, "cro" | "sponsor"> }) {
+  return (
+    <span className="inline-flex gap-1">
+      {partner.cro && <Badge color="blue">CRO</Badge>}
+      {partner.sponsor && <Badge color="amber">Sponsor</Badge>}
+    </span>
+  );
+}
+
+/** Partners (spec §2.5, §3, §5): CROs and sponsors, written by administrators. */
+const list: ListDescription<Partner> = {
+  resource: "partners",
+  title: "Partners",
+  columns: [
+    { key: "id", title: "ID", sortable: true, className: "w-20" },
+    { key: "name", title: "Name", sortable: true },
+    { key: "code", title: "Code", sortable: true, className: "w-24" },
+    { key: "type", title: "Type", format: (partner) => <PartnerType partner={partner} /> },
+  ],
+  options: { remove: true },
+  writeAccess: "admin",
+};
+
+const form: FormDescription<Partial<PartnerInput>> = {
+  resource: "partners",
+  title: "Partner",
+  empty: emptyPartner,
+  normalize: normalizePartner,
+  validate: validatePartner,
+  writeAccess: "admin",
+  fields: [
+    { name: "name", label: "Name", required: true },
+    {
+      name: "code",
+      label: "Code",
+      required: true,
+      width: "small",
+      // The spec's hint, word for word.
+      hint: "the code of the therapy area, 2 or 3 characters, unique",
+    },
+    { name: "cro", label: "CRO", kind: "checkbox" },
+    { name: "sponsor", label: "Sponsor", kind: "checkbox" },
+  ],
+};
+
+const detail: DetailDescription<Partner> = {
+  resource: "partners",
+  title: "Partner",
+  idLabel: "ID",
+  writeAccess: "admin",
+  rows: [
+    { label: "Name", value: (partner) => partner.name },
+    { label: "Code", value: (partner) => partner.code },
+    { label: "CRO", value: (partner) => yesNo(partner.cro) },
+    { label: "Sponsor", value: (partner) => yesNo(partner.sponsor) },
+  ],
+};
+
+export const List = () => <ListScreen description={list} />;
+export const Form = () => <FormScreen description={form} />;
+export const Detail = () => <DetailScreen description={detail} />;
