@@ -9,7 +9,8 @@ const itemClass =
 
 /**
  * The user dropdown of spec §2.5: Profile, name, e-mail, Change password, Settings, Log out. Only
- * Log out acts (the spec does not show the others' actions), so the rest are shown disabled.
+ * Change password and Log out act (the spec does not show the others' actions), so the rest are
+ * shown disabled.
  */
 export function UserMenu() {
   const { user } = useSession();
@@ -45,7 +46,7 @@ export function UserMenu() {
           {user.email}
         </DropdownMenu.Item>
         <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
-        <DropdownMenu.Item disabled className={itemClass}>
+        <DropdownMenu.Item className={itemClass} onSelect={() => navigate("/change-password")}>
           <KeyRound aria-hidden className="size-4" />
           Change password
         </DropdownMenu.Item>

@@ -81,8 +81,18 @@ export const resourceRoutes: RouteObject[] = [
   ...notBuiltCrud("study-patients", "Study patients"),
   ...notBuiltCrud("patient-visits", "Patient visits"),
   ...notBuiltCrud("visits", "Visits"),
-  ...notBuiltCrud("users", "Users"),
-  ...notBuiltCrud("monitors", "Monitors"),
+  ...crud(
+    "users",
+    screensOf(() => import("./users/user-screens")),
+  ),
+  ...crud(
+    "monitors",
+    screensOf(() => import("./monitors/monitor-screens")),
+  ),
+  // The user menu's Change password.
+  route("/change-password", async () => ({
+    Component: (await import("./users/change-password")).ChangePasswordPage,
+  })),
   route("/studyplans", notBuilt("Studyplans")),
   route("/studies/:studyUuid/studyplans/create", notBuilt("Studyplans")),
   route("/studyplans/:studyplanUuid/edit", notBuilt("Studyplans")),
