@@ -43,6 +43,9 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw === undefined || raw === "" ? null : raw;
 }
 
+/** memory:// is PGlite's in-memory database, not a folder; path.resolve would turn it into "./memory:". */
+const dataDirOf = (value: string) => (value.startsWith("memory://") ? value : path.resolve(value));
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seed = str(env, "SEED") ?? "auto";
   if (seed !== "auto" && seed !== "always" && seed !== "never")
@@ -51,7 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, "PORT", 3000),
     host: str(env, "HOST") ?? "0.0.0.0",
     databaseUrl: str(env, "DATABASE_URL"),
-    dataDir: path.resolve(str(env, "DATA_DIR") ?? "./data"),
+    dataDir: dataDirOf(str(env, "DATA_DIR") ?? "./data"),
     tokenSecret: str(env, "TOKEN_SECRET"),
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL_SECONDS", 900, 1),
     refreshTokenTtlDays: int(env, "REFRESH_TOKEN_TTL_DAYS", 14, 1),
