@@ -30,7 +30,12 @@ export type FormDescription<T extends Data> = {
   /** The domain validator; it runs before anything is sent. */
   validate: (data: T) => FieldErrors;
   /** A list of fields, or a render function for forms with their own layout. */
-  fields: FieldSpec[] | ((form: FormApi<T>) => ReactNode);
+  fields: FieldSpec[] | ((form: FormApi<T>, save: SaveState) => ReactNode);
+  /** Toast texts when they differ from "{title} created" / "{title} updated" and "Error saving {title}". */
+  savedText?: string;
+  saveErrorText?: string;
+  /** A banner shown while the errors of a failed save remain (e.g. "Please correct the errors!"). */
+  invalidBanner?: string;
   /** Who may save; others see the record read-only (default: any signed-in user). */
   writeAccess?: WriteAccess;
   /** Runs after a successful save, e.g. to refresh what else shows the record (the site selector). */
@@ -45,6 +50,9 @@ function pickEditable<T extends Data>(empty: T, data: T): T {
   const keys = new Set([...Object.keys(empty), "id", "uuid", "version"]);
   return Object.fromEntries(Object.entries(data).filter(([key]) => keys.has(key))) as T;
 }
+
+/** What a render function learns about saving: failedSaves counts saves refused for field errors. */
+export type SaveState = { failedSaves: number };
 
 /** The record the previous screen just saved, handed over so the edit route needs no reload. */
 type SavedState = { saved?: Data };
@@ -110,6 +118,8 @@ function RecordForm<T extends Data>({
   }, [loading, loaded]);
 
   const [saving, setSaving] = useState(false);
+  // Saves refused for field errors (client validation or a server 400), so a layout can react to each.
+  const [failedSaves, setFailedSaves] = useState(0);
   const [conflict, setConflict] = useState(false);
 
   // The unsaved-changes guard: in-app navigation asks first, the browser warns on leaving. An expired
@@ -142,6 +152,7 @@ function RecordForm<T extends Data>({
     const errors = validate(data);
     if (Object.keys(errors).length > 0) {
       form.setErrors(errors);
+      setFailedSaves((n) => n + 1);
       document.getElementById(fieldId(Object.keys(errors)[0]))?.focus();
       return;
     }
@@ -152,7 +163,10 @@ function RecordForm<T extends Data>({
       const saved = isNew
         ? await api.post<T>(resource, data)
         : await api.put<T>(`${resource}/${data.uuid}`, data);
-      toast({ title: `${title} ${isNew ? "created" : "updated"}`, variant: "success" });
+      toast({
+        title: description.savedText ?? `${title} ${isNew ? "created" : "updated"}`,
+        variant: "success",
+      });
       description.onSaved?.(saved);
       form.setLoaded(saved);
       unsaved.current = false;
@@ -162,6 +176,7 @@ function RecordForm<T extends Data>({
         const fieldErrors: FieldErrors = {};
         for (const { field, message } of error.fieldErrors) fieldErrors[field] ??= message;
         form.setErrors(fieldErrors);
+        setFailedSaves((n) => n + 1);
         // Errors on fields this form does not show would otherwise go unseen.
         const elsewhere = knownFields
           ? error.fieldErrors.filter((e) => !knownFields.includes(e.field)).map((e) => e.message)
@@ -175,7 +190,7 @@ function RecordForm<T extends Data>({
         setConflict(true);
       } else {
         toast({
-          title: `Error saving ${title}`,
+          title: description.saveErrorText ?? `Error saving ${title}`,
           description: error instanceof Error ? error.message : String(error),
           variant: "destructive",
         });
@@ -258,10 +273,19 @@ function RecordForm<T extends Data>({
           </div>
         )}
 
+        {description.invalidBanner && failedSaves > 0 && Object.keys(form.errors).length > 0 && (
+          <p
+            role="alert"
+            className="mx-4 mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
+          >
+            {description.invalidBanner}
+          </p>
+        )}
+
         <div className="flex flex-col gap-4 p-4">
           {Array.isArray(description.fields)
             ? description.fields.map((spec) => <FormField key={spec.name} spec={spec} form={form} />)
-            : description.fields(form)}
+            : description.fields(form, { failedSaves })}
         </div>
       </form>
 

@@ -1,0 +1,151 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Call, type Reply, renderRoutes, stubApi } from "../../screens/test-utils";
+import { Form } from "./project-screens";
+
+const routes = [
+  { path: "/projects", element: <p>list page</p> },
+  { path: "/projects/create", element: <Form /> },
+  { path: "/projects/:itemId/edit", element: <Form /> },
+];
+
+const page = (items: object[]) => ({
+  data: { items, pagination: { page: 1, pageSize: 250, total: items.length } },
+});
+
+function stubServer(onSave?: (call: Call) => Reply | undefined) {
+  return stubApi((call) => {
+    if (call.method === "GET" && call.path === "/api/partners") {
+      if (call.search.get("cro") === "true")
+        return page([{ id: 1, name: "Acme Clinical Research", code: "ACR", cro: true, sponsor: false }]);
+      if (call.search.get("sponsor") === "true")
+        return page([{ id: 3, name: "Medicor Pharma", code: "MDP", cro: false, sponsor: true }]);
+    }
+    if (call.method === "GET" && call.path === "/api/therapy-areas")
+      return page([{ id: 7, name: "Heart failure", code: "HFL", therapyCategoryName: "Cardiology" }]);
+    if (call.method === "GET" && call.path === "/api/sites")
+      return page([{ id: 11, code: "BUD", shortName: "Budapest CRC" }]);
+    if (call.method === "POST") return onSave?.(call);
+  });
+}
+
+const tab = (name: string) => screen.getByRole("tab", { name: new RegExp(`^${name}`) });
+const saveWhenReady = async (user: ReturnType<typeof userEvent.setup>) => {
+  await waitFor(() => expect(screen.getByRole("button", { name: "Save" })).toBeEnabled());
+  await user.click(screen.getByRole("button", { name: "Save" }));
+};
+const choose = async (user: ReturnType<typeof userEvent.setup>, label: string, option: string) => {
+  await user.click(screen.getByLabelText(label));
+  await user.click(await screen.findByRole("option", { name: option }));
+};
+
+/** Fills every required field of the Basic tab. */
+async function fillBasic(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText("Working name"), "Heart study");
+  await user.type(screen.getByLabelText("Protocol number"), "TD-2025-123");
+  await choose(user, "Status", "RECRUITING");
+  await choose(user, "CRO", "Acme Clinical Research (ACR)");
+  await choose(user, "Sponsor", "Medicor Pharma (MDP)");
+  await choose(user, "Therapy area", "Heart failure (HFL)");
+  await choose(user, "Phase", "III");
+  await user.click(screen.getByRole("combobox", { name: "Sites" }));
+  await user.click(await screen.findByRole("option", { name: "BUD - Budapest CRC" }));
+  await user.keyboard("{Escape}");
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the project editor", () => {
+  it("has five tabs, Basic open, and recomputes the internal code as fields change", async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/projects/create"]);
+    expect(screen.getByRole("heading", { name: "Add project" })).toBeInTheDocument();
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual([
+      "Basic",
+      "Details",
+      "Settings",
+      "Finance",
+      "Staff",
+    ]);
+    expect(tab("Basic")).toHaveAttribute("aria-selected", "true");
+    const code = screen.getByLabelText("Internal code");
+    expect(code).toHaveAttribute("readonly");
+    expect(code).toHaveValue("?????????");
+    await choose(user, "CRO", "Acme Clinical Research (ACR)");
+    expect(code).toHaveValue("ACR??????");
+    await user.type(screen.getByLabelText("Protocol number"), "X-42");
+    expect(code).toHaveValue("ACR??????-42");
+    await choose(user, "Therapy area", "Heart failure (HFL)");
+    expect(code).toHaveValue("ACR???HFL-42");
+  });
+
+  it("counts each tab's errors in a red badge, opens the first tab with an error and shows the banner", async () => {
+    const calls = stubServer();
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/projects/create"]);
+    await user.click(tab("Finance"));
+    await user.type(screen.getByLabelText("Paid percentage"), "1500");
+    // Kept to 3 digits.
+    expect(screen.getByLabelText("Paid percentage")).toHaveValue("150");
+    await saveWhenReady(user);
+    expect(screen.getByRole("alert")).toHaveTextContent("Please correct the errors!");
+    // All required messages are on Basic, which opens; the paid percentage counts on Finance.
+    expect(tab("Basic")).toHaveAttribute("aria-selected", "true");
+    expect(tab("Basic")).toHaveAccessibleName("Basic, 8 errors");
+    expect(tab("Finance")).toHaveAccessibleName("Finance, 1 error");
+    expect(tab("Details")).toHaveAccessibleName("Details");
+    expect(screen.getByLabelText("Working name")).toHaveAccessibleDescription("Working name is required");
+    expect(screen.getByLabelText("Working name")).toHaveFocus();
+    expect(calls.filter((c) => c.method !== "GET")).toHaveLength(0);
+
+    await fillBasic(user);
+    expect(tab("Basic")).toHaveAccessibleName("Basic");
+    await saveWhenReady(user);
+    expect(tab("Finance")).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByLabelText("Paid percentage")).toHaveAccessibleDescription(
+      "Paid percentage cannot exceed 100 At most 100",
+    );
+    expect(screen.getByRole("alert")).toHaveTextContent("Please correct the errors!");
+  });
+
+  it("opens the tab of a server field error, and after a save says Project saved and moves to the edit route", async () => {
+    let refuse = true;
+    stubServer((call) =>
+      refuse
+        ? {
+            status: 400,
+            errorMessage: "Invalid field data",
+            fieldErrors: [{ field: "finance.vat", message: "Bad VAT" }],
+          }
+        : {
+            status: 201,
+            data: { ...(call.body as object), id: 4, version: 1, internalCode: "ACRMDPHFL123" },
+          },
+    );
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, ["/projects/create"]);
+    await fillBasic(user);
+    await saveWhenReady(user);
+    await waitFor(() => expect(tab("Finance")).toHaveAttribute("aria-selected", "true"));
+    expect(tab("Finance")).toHaveAccessibleName("Finance, 1 error");
+    expect(screen.getByRole("alert")).toHaveTextContent("Please correct the errors!");
+    refuse = false;
+    await saveWhenReady(user);
+    expect(await screen.findByText("Project saved")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/projects\/prj-[0-9a-f-]+\/edit$/));
+    expect(await screen.findByRole("heading", { name: "Edit project" })).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("says Error during save when the save fails otherwise", async () => {
+    stubServer(() => ({ status: 500, errorMessage: "Something went wrong" }));
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/projects/create"]);
+    await fillBasic(user);
+    await saveWhenReady(user);
+    const toasts = screen.getByRole("status", { name: "toasts" });
+    await waitFor(() => expect(within(toasts).getByText(/Error during save/)).toBeInTheDocument());
+  });
+});

@@ -1,0 +1,393 @@
+import * as Tabs from "@radix-ui/react-tabs";
+import { useQuery } from "@tanstack/react-query";
+import {
+  currencies,
+  emptyProject,
+  financeNumber,
+  firstProjectTabWithError,
+  type ListData,
+  lookupPageSizes,
+  normalizeProject,
+  numberOrNull,
+  optionLabel,
+  type ProjectTab,
+  type ProjectView,
+  phases,
+  projectFieldTab,
+  projectInternalCodeOf,
+  projectStatuses,
+  projectTabErrorCounts,
+  projectTabs,
+  validateProject,
+  valueAt,
+  vatOptions,
+} from "@trialdesk/domain";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { api } from "../../api/client";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
+import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
+import type { FormApi } from "../../screens/useFormState";
+import { Field } from "../../ui/field";
+import { Input } from "../../ui/input";
+
+type ProjectForm = ReturnType<typeof emptyProject>;
+
+/** Projects (spec §2.5, §3, §4, §5). */
+
+const phaseLabel = (phase: number | null | undefined) => optionLabel(phases, phase as never);
+const statusLabel = (status: number | null | undefined) => optionLabel(projectStatuses, status as never);
+const yesNo = (value: unknown) => (value ? "Yes" : "No");
+
+const list: ListDescription<ProjectView> = {
+  resource: "projects",
+  title: "Projects",
+  columns: [
+    { key: "id", title: "Id", sortable: true, className: "w-20" },
+    { key: "workingName", title: "Working name", sortable: true },
+    { key: "protocolNr", title: "Protocol number", sortable: true },
+    { key: "internalCode", title: "Internal code", sortable: true },
+    {
+      key: "phase",
+      title: "Phase",
+      sortable: true,
+      className: "w-20",
+      format: (item) => phaseLabel(item.details?.phase),
+    },
+  ],
+  describe: (item) => `${item.workingName} (${item.protocolNr})`,
+  options: { remove: true },
+};
+
+// The lookups of spec §7 (page 1, size 250); the selects and the internal code share their cache.
+const croLookup: Lookup = {
+  resource: "partners",
+  pageSize: lookupPageSizes.partners,
+  query: { cro: true },
+  option: (p) => ({ value: p.id, label: `${p.name} (${p.code})` }),
+};
+const sponsorLookup: Lookup = { ...croLookup, query: { sponsor: true } };
+const therapyAreaLookup: Lookup = {
+  resource: "therapy-areas",
+  pageSize: lookupPageSizes["therapy-areas"],
+  option: (a) => ({ value: a.id, label: `${a.name} (${a.code})`, group: a.therapyCategoryName }),
+};
+const siteLookup: Lookup = {
+  resource: "sites",
+  pageSize: lookupPageSizes.sites,
+  option: (s) => ({ value: s.id, label: `${s.code} - ${s.shortName}` }),
+};
+
+/** The rows of a lookup as the server answers them (same query key as the select's, one request). */
+function useLookupRows(lookup: Lookup) {
+  const query = { page: 1, pagesize: lookup.pageSize, ...lookup.query };
+  return useQuery({
+    queryKey: ["lookup", lookup.resource, query],
+    queryFn: () => api.get<ListData<Row>>(lookup.resource, query),
+    select: (data) => data.items as { id: number; code: string }[],
+  });
+}
+
+/**
+ * The internal code follows every change (spec §4): CRO, sponsor and therapy area codes and the
+ * protocol number's last 3 characters. It waits for the lookups so a loaded code is not replaced
+ * by question marks.
+ */
+function useInternalCode(form: FormApi<ProjectForm>) {
+  const cros = useLookupRows(croLookup);
+  const sponsors = useLookupRows(sponsorLookup);
+  const areas = useLookupRows(therapyAreaLookup);
+  const ready = cros.isSuccess && sponsors.isSuccess && areas.isSuccess;
+  const code = ready
+    ? projectInternalCodeOf(form.formData, [...(cros.data ?? []), ...(sponsors.data ?? [])], areas.data ?? [])
+    : null;
+  const { setValue } = form;
+  useEffect(() => {
+    if (code !== null && code !== form.formData.internalCode) setValue("internalCode", code);
+  }, [code, form.formData.internalCode, setValue]);
+}
+
+/** A whole or decimal number input; the form holds a number (or null), the input its text. */
+function NumberField({
+  form,
+  name,
+  label,
+  clean,
+  hint,
+}: {
+  form: FormApi<ProjectForm>;
+  name: string;
+  label: string;
+  /** Keeps what the input may hold, e.g. 3 digits (spec §5). */
+  clean: (text: string) => string;
+  hint?: string;
+}) {
+  const value = valueAt(form.formData, name) as number | null | undefined;
+  // While typing "12." the text runs ahead of the number it stands for.
+  const [draft, setDraft] = useState<string | null>(null);
+  const text = draft ?? (value === null || value === undefined ? "" : String(value));
+  const id = fieldId(name);
+  return (
+    <Field id={id} label={label} hint={hint} error={form.errors[name]} className="max-w-sm">
+      {(control) => (
+        <Input
+          {...control}
+          inputMode="decimal"
+          autoComplete="off"
+          className="max-w-40"
+          invalid={Boolean(form.errors[name])}
+          value={text}
+          onChange={(event) => {
+            const cleaned = clean(event.target.value);
+            setDraft(cleaned);
+            form.setValue(name, cleaned === "" ? null : numberOrNull(cleaned.replace(/\.$/, "")));
+          }}
+          onBlur={() => setDraft(null)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** Up to 3 digits: settlement days, payment days, paid and monitored percentage. */
+const threeDigits = (text: string) => financeNumber(text);
+/** A fee: digits with at most one decimal point and 2 decimals. */
+const money = (text: string) => {
+  const [whole, ...rest] = text.replace(/[^\d.]/g, "").split(".");
+  const digits = whole.slice(0, 9);
+  return rest.length > 0 ? `${digits}.${rest.join("").slice(0, 2)}` : digits;
+};
+
+const basicFields: FieldSpec[] = [
+  { name: "workingName", label: "Working name", required: true },
+  { name: "protocolNr", label: "Protocol number", required: true },
+  {
+    name: "internalCode",
+    label: "Internal code",
+    required: true,
+    readOnly: true,
+    hint: "CRO code + sponsor code + therapy area code + the last 3 characters of the protocol number",
+  },
+  {
+    name: "projectStatusId",
+    label: "Status",
+    required: true,
+    kind: "select",
+    options: projectStatuses.map((s) => ({ value: s.value, label: s.label })),
+  },
+  { name: "siteIds", label: "Sites", required: true, kind: "multiselect", lookup: siteLookup },
+  { name: "details.croId", label: "CRO", required: true, kind: "select", lookup: croLookup },
+  { name: "details.sponsorId", label: "Sponsor", required: true, kind: "select", lookup: sponsorLookup },
+  {
+    name: "details.therapyAreaId",
+    label: "Therapy area",
+    required: true,
+    kind: "select",
+    lookup: therapyAreaLookup,
+  },
+  {
+    name: "details.phase",
+    label: "Phase",
+    required: true,
+    kind: "select",
+    width: "small",
+    options: phases.map((p) => ({ value: p.value, label: p.label })),
+  },
+];
+
+const detailsFields: FieldSpec[] = [
+  { name: "details.longName", label: "Long name" },
+  { name: "details.officialTitle", label: "Official title", maxLength: 500 },
+  { name: "details.officialUrl", label: "Official URL", maxLength: 500 },
+  { name: "details.ipName", label: "IP name" },
+];
+
+const settingsFields: FieldSpec[] = [
+  { name: "settings.rescreen", label: "Rescreen", kind: "checkbox" },
+  { name: "settings.cohortHandling", label: "Cohort handling", kind: "checkbox" },
+  { name: "settings.hospitalisation", label: "Hospitalisation", kind: "checkbox" },
+];
+
+function ErrorBadge({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <span className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
+      <span aria-hidden="true">{count}</span>
+      {/* Read out with the tab's name: "Basic, 8 errors". */}
+      <span className="sr-only">{`, ${count} ${count === 1 ? "error" : "errors"}`}</span>
+    </span>
+  );
+}
+
+/** The five tabs of the project editor, each with a red count badge of its errors. */
+function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failedSaves: number }) {
+  const [tab, setTab] = useState<ProjectTab>("Basic");
+  const counts = projectTabErrorCounts(form.errors);
+  useInternalCode(form);
+
+  // A refused save opens the first tab with an error, then puts the cursor on its first error.
+  const errors = useRef(form.errors);
+  errors.current = form.errors;
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (failedSaves === 0) return;
+    const first = firstProjectTabWithError(errors.current);
+    if (first) {
+      setTab(first);
+      setFocusRequest((n) => n + 1);
+    }
+  }, [failedSaves]);
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    const first = firstProjectTabWithError(errors.current);
+    const field = Object.keys(errors.current).find((name) => projectFieldTab(name) === first);
+    // The newly opened panel mounts its fields a render later (Radix Presence).
+    const timer = setTimeout(() => field && document.getElementById(fieldId(field))?.focus());
+    return () => clearTimeout(timer);
+  }, [focusRequest]);
+
+  const fields = (specs: FieldSpec[]) =>
+    specs.map((spec) => <FormField key={spec.name} spec={spec} form={form} />);
+  const panel = (value: ProjectTab, children: ReactNode) => (
+    <Tabs.Content
+      value={value}
+      className="flex flex-col gap-4 pt-4 focus-visible:outline-2 focus-visible:outline-blue-600"
+    >
+      {children}
+    </Tabs.Content>
+  );
+
+  return (
+    <Tabs.Root value={tab} onValueChange={(value) => setTab(value as ProjectTab)}>
+      <Tabs.List aria-label="Project" className="flex flex-wrap gap-1 border-b border-gray-200">
+        {projectTabs.map((name) => (
+          <Tabs.Trigger
+            key={name}
+            value={name}
+            className="-mb-px inline-flex items-center border-b-2 border-transparent px-3 py-2 text-sm font-medium text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=active]:border-blue-700 data-[state=active]:text-blue-800"
+          >
+            {name}
+            <ErrorBadge count={counts[name]} />
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      {panel("Basic", fields(basicFields))}
+      {panel("Details", fields(detailsFields))}
+      {panel("Settings", fields(settingsFields))}
+      {panel(
+        "Finance",
+        <>
+          <NumberField
+            form={form}
+            name="finance.settlementDays"
+            label="Settlement days"
+            clean={threeDigits}
+          />
+          <NumberField form={form} name="finance.paymentDays" label="Payment days" clean={threeDigits} />
+          <NumberField form={form} name="finance.patientFee" label="Patient fee" clean={money} />
+          <FormField
+            form={form}
+            spec={{
+              name: "finance.currency",
+              label: "Currency",
+              kind: "select",
+              width: "small",
+              options: currencies.map((c) => ({ value: c, label: c })),
+            }}
+          />
+          <FormField
+            form={form}
+            spec={{
+              name: "finance.vat",
+              label: "VAT (%)",
+              kind: "select",
+              width: "small",
+              options: vatOptions.map((v) => ({ value: v, label: String(v) })),
+            }}
+          />
+          <NumberField
+            form={form}
+            name="finance.paidPercentage"
+            label="Paid percentage"
+            clean={threeDigits}
+            hint="At most 100"
+          />
+          <NumberField
+            form={form}
+            name="finance.monitoredPercentage"
+            label="Monitored percentage"
+            clean={threeDigits}
+          />
+        </>,
+      )}
+      {/* The Staff tab has no content (spec §2.5). */}
+      {panel("Staff", null)}
+    </Tabs.Root>
+  );
+}
+
+const form: FormDescription<ProjectForm> = {
+  resource: "projects",
+  title: "Project",
+  createTitle: "Add project",
+  editTitle: "Edit project",
+  empty: emptyProject,
+  normalize: normalizeProject,
+  validate: validateProject,
+  savedText: "Project saved",
+  saveErrorText: "Error during save",
+  invalidBanner: "Please correct the errors!",
+  fields: (form, { failedSaves }) => <ProjectTabs form={form} failedSaves={failedSaves} />,
+};
+
+/** The names of a project's sites, read from the sites lookup. */
+function SiteNames({ ids }: { ids: number[] }) {
+  const sites = useQuery({
+    queryKey: ["lookup", "sites", { page: 1, pagesize: lookupPageSizes.sites }],
+    queryFn: () => api.get<ListData<Row>>("sites", { page: 1, pagesize: lookupPageSizes.sites }),
+  });
+  if (ids.length === 0) return "—";
+  const labelOf = (id: number) => {
+    const site = sites.data?.items.find((s) => s.id === id);
+    return site ? `${site.code} - ${site.shortName}` : String(id);
+  };
+  return ids.map(labelOf).join(", ");
+}
+
+const show = (value: unknown) =>
+  value === null || value === undefined || value === "" ? "—" : String(value);
+
+const detail: DetailDescription<ProjectView> = {
+  resource: "projects",
+  title: "Project",
+  rows: [
+    { label: "Working name", value: (p) => show(p.workingName) },
+    { label: "Protocol number", value: (p) => show(p.protocolNr) },
+    { label: "Internal code", value: (p) => show(p.internalCode) },
+    { label: "Status", value: (p) => show(statusLabel(p.projectStatusId)) },
+    { label: "Sites", value: (p) => <SiteNames ids={p.siteIds ?? []} /> },
+    { label: "CRO", value: (p) => show(p.croName) },
+    { label: "Sponsor", value: (p) => show(p.sponsorName) },
+    { label: "Therapy area", value: (p) => show(p.therapyAreaName) },
+    { label: "Phase", value: (p) => show(phaseLabel(p.details.phase)) },
+    { label: "Long name", value: (p) => show(p.details.longName) },
+    { label: "Official title", value: (p) => show(p.details.officialTitle) },
+    { label: "Official URL", value: (p) => show(p.details.officialUrl) },
+    { label: "IP name", value: (p) => show(p.details.ipName) },
+    { label: "Rescreen", value: (p) => yesNo(p.settings.rescreen) },
+    { label: "Cohort handling", value: (p) => yesNo(p.settings.cohortHandling) },
+    { label: "Hospitalisation", value: (p) => yesNo(p.settings.hospitalisation) },
+    { label: "Settlement days", value: (p) => show(p.finance.settlementDays) },
+    { label: "Payment days", value: (p) => show(p.finance.paymentDays) },
+    { label: "Patient fee", value: (p) => show(p.finance.patientFee) },
+    { label: "Currency", value: (p) => show(p.finance.currency) },
+    { label: "VAT (%)", value: (p) => show(p.finance.vat) },
+    { label: "Paid percentage", value: (p) => show(p.finance.paidPercentage) },
+    { label: "Monitored percentage", value: (p) => show(p.finance.monitoredPercentage) },
+  ],
+};
+
+export const List = () => <ListScreen description={list} />;
+export const Form = () => <FormScreen description={form} />;
+export const Detail = () => <DetailScreen description={detail} />;
