@@ -101,8 +101,18 @@ describe.each(databaseKinds)("the schema on %s", (kind) => {
     expect(await count("sites")).toBe(3);
     expect(await count("partners")).toBeGreaterThanOrEqual(4);
     expect(await count("therapy_areas")).toBeGreaterThanOrEqual(25);
-    expect(await count("users")).toBe(1);
-    const rows = await run(sql`select is_admin, (select count(*)::int from user_sites) as sites from users`);
-    expect(rows).toEqual([{ is_admin: true, sites: 3 }]);
+    // The demo administrator with every site, and the demo staff member with the first site only.
+    const rows = await run(
+      sql`select email, is_admin, (select array_agg(s.code order by s.code) from user_sites us join sites s on s.id = us.site_id where us.user_id = users.id) as sites from users order by id`,
+    );
+    expect(rows).toEqual([
+      { email: "admin@example.com", is_admin: true, sites: ["BUD", "VIE", "WAW"] },
+      { email: "staff@example.com", is_admin: false, sites: ["BUD"] },
+    ]);
+    expect(await count("monitors")).toBe(2);
+    // Running it again adds nothing.
+    await seed(database.db, { demoAdmin: true });
+    expect(await count("users")).toBe(2);
+    expect(await count("monitors")).toBe(2);
   });
 });
