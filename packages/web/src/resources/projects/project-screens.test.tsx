@@ -93,8 +93,8 @@ describe("the project editor", () => {
     expect(screen.getByRole("alert")).toHaveTextContent("Please correct the errors!");
     // All required messages are on Basic, which opens; the paid percentage counts on Finance.
     expect(tab("Basic")).toHaveAttribute("aria-selected", "true");
-    expect(tab("Basic")).toHaveAccessibleName("Basic, 8 errors");
-    expect(tab("Finance")).toHaveAccessibleName("Finance, 1 error");
+    expect(tab("Basic")).toHaveAccessibleName("Basic (8 errors)");
+    expect(tab("Finance")).toHaveAccessibleName("Finance (1 error)");
     expect(tab("Details")).toHaveAccessibleName("Details");
     expect(screen.getByLabelText("Working name")).toHaveAccessibleDescription("Working name is required");
     expect(screen.getByLabelText("Working name")).toHaveFocus();
@@ -129,7 +129,7 @@ describe("the project editor", () => {
     await fillBasic(user);
     await saveWhenReady(user);
     await waitFor(() => expect(tab("Finance")).toHaveAttribute("aria-selected", "true"));
-    expect(tab("Finance")).toHaveAccessibleName("Finance, 1 error");
+    expect(tab("Finance")).toHaveAccessibleName("Finance (1 error)");
     expect(screen.getByRole("alert")).toHaveTextContent("Please correct the errors!");
     refuse = false;
     await saveWhenReady(user);

@@ -209,13 +209,19 @@ const settingsFields: FieldSpec[] = [
   { name: "settings.hospitalisation", label: "Hospitalisation", kind: "checkbox" },
 ];
 
+/** A tab's accessible name: "Basic", or "Basic (8 errors)" while it has errors. */
+const tabName = (name: ProjectTab, count: number) =>
+  count === 0 ? name : `${name} (${count} ${count === 1 ? "error" : "errors"})`;
+
 function ErrorBadge({ count }: { count: number }) {
   if (count === 0) return null;
   return (
-    <span className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
-      <span aria-hidden="true">{count}</span>
-      {/* Read out with the tab's name: "Basic, 8 errors". */}
-      <span className="sr-only">{`, ${count} ${count === 1 ? "error" : "errors"}`}</span>
+    // The tab's name carries the count for screen readers (tabName).
+    <span
+      aria-hidden="true"
+      className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white"
+    >
+      {count}
     </span>
   );
 }
@@ -265,6 +271,7 @@ function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failed
           <Tabs.Trigger
             key={name}
             value={name}
+            aria-label={tabName(name, counts[name])}
             className="-mb-px inline-flex items-center border-b-2 border-transparent px-3 py-2 text-sm font-medium text-gray-600 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-600 data-[state=active]:border-blue-700 data-[state=active]:text-blue-800"
           >
             {name}
