@@ -76,11 +76,17 @@ export const resourceRoutes: RouteObject[] = [
     "projects",
     screensOf(() => import("./projects/project-screens")),
   ),
-  ...notBuiltCrud("studies", "Studies"),
+  ...crud(
+    "studies",
+    screensOf(() => import("./studies/study-screens")),
+  ),
   ...notBuiltCrud("patients", "Patients"),
   ...notBuiltCrud("study-patients", "Study patients"),
   ...notBuiltCrud("patient-visits", "Patient visits"),
-  ...notBuiltCrud("visits", "Visits"),
+  ...crud(
+    "visits",
+    screensOf(() => import("./visits/visit-screens")),
+  ),
   ...crud(
     "users",
     screensOf(() => import("./users/user-screens")),

@@ -6,7 +6,13 @@ import type { ControlProps } from "./field";
 
 export type SelectValue = string | number;
 /** One choice; options with a group are shown under that group's heading, in order. */
-export type SelectOption<V extends SelectValue = SelectValue> = { value: V; label: string; group?: string };
+export type SelectOption<V extends SelectValue = SelectValue> = {
+  value: V;
+  label: string;
+  group?: string;
+  /** Shown but not choosable (e.g. a second randomisation visit type). */
+  disabled?: boolean;
+};
 
 /** The search box appears only when there are more than this many options (spec §2.3). */
 export const searchBoxThreshold = 5;
@@ -123,11 +129,12 @@ export function SearchableSelect<V extends SelectValue>({
                       key={String(option.value)}
                       value={String(option.value)}
                       keywords={[option.label]}
+                      disabled={option.disabled}
                       onSelect={() => {
                         onChange(option.value);
                         setOpen(false);
                       }}
-                      className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900"
+                      className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-gray-400"
                     >
                       <Check
                         aria-hidden="true"
