@@ -70,18 +70,22 @@ describe.each(databaseKinds)("the schema on %s", (kind) => {
     await run(sql`insert into projects (uuid, working_name, protocol_nr, internal_code, project_status_id, phase, therapy_area_id, cro_id, sponsor_id)
       values ('prj-1', 'P', 'PR-001', 'ACRMDPBRC001', 30, 3, 1, 1, 3)`);
     await run(sql`insert into studies (uuid, project_id, variant, working_name, fpfv, lpfv, lplv, project_status_id)
-      values ('std-1', 1, 'NORMAL', 'PR-001_NORMAL', '2025-01-01', '2025-06-01', '2026-01-01', 30)`);
+      values ('std-1', (select id from projects where uuid = 'prj-1'), 'NORMAL', 'PR-001_NORMAL', '2025-01-01', '2025-06-01', '2026-01-01', 30)`);
     await run(
-      sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-1', 1, 'Randomisation', 50)`,
+      sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-1', (select id from studies where uuid = 'std-1'), 'Randomisation', 50)`,
     );
     await expect(
-      run(sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-2', 1, 'Again', 50)`),
+      run(
+        sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-2', (select id from studies where uuid = 'std-1'), 'Again', 50)`,
+      ),
     ).rejects.toThrow();
     await run(
-      sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-3', 1, 'Screening', 20)`,
+      sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-3', (select id from studies where uuid = 'std-1'), 'Screening', 20)`,
     );
     await expect(
-      run(sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-4', 1, 'Odd', 55)`),
+      run(
+        sql`insert into visits (uuid, study_id, name, visit_type_id) values ('visit-4', (select id from studies where uuid = 'std-1'), 'Odd', 55)`,
+      ),
     ).rejects.toThrow();
     await expect(
       run(sql`insert into studies (uuid, project_id, variant, working_name, fpfv, lpfv, lplv, project_status_id)

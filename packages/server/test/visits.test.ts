@@ -1,4 +1,4 @@
-import type { ListData, Visit } from "@trialdesk/domain";
+import type { ListData, Visit, VisitListRow } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStudy, createVisit, visitInput } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
@@ -125,7 +125,9 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
   });
 
   it("lists visits with the study name and sorts and filters them", async () => {
-    const res = await get<ListData<Visit>>(`${url}?page=1&pagesize=100&studyId=${study.id}&order=visitName`);
+    const res = await get<ListData<VisitListRow>>(
+      `${url}?page=1&pagesize=100&studyId=${study.id}&order=visitName`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.items.every((v) => v.studyName === "VS-2025-001_NORMAL")).toBe(true);
     const names = res.body.data.items.map((v) => v.visitName);
