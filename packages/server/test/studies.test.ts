@@ -1,6 +1,7 @@
 import type { ListData, Study, StudyOption } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStudy, createVisit, studyInput } from "../src/seed/factories";
+import { createStudy, createVisit, demoStudyUuid, studyInput } from "../src/seed/factories";
+import { seed } from "../src/seed/seed";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -167,5 +168,37 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
   it("needs a signed-in user", async () => {
     expect((await t.request({ method: "GET", url })).status).toBe(401);
     expect((await t.request({ method: "POST", url, payload: studyInput(project) })).status).toBe(401);
+  });
+});
+
+describe.each(databaseKinds)("the demo studies on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind);
+    await seed(t.database.db, { demoAdmin: false });
+    // Run twice: nothing is added again.
+    await seed(t.database.db, { demoAdmin: false });
+  });
+  afterAll(() => t.close());
+
+  it("has three studies, the demo study among them, each with 8–12 visits and one randomisation visit", async () => {
+    const user = await t.signedInUser();
+    const options = await t.request<ListData<StudyOption>>({
+      method: "GET",
+      url: "/api/studies?format=option-view&page=1&pagesize=250",
+      session: user,
+    });
+    const studies = options.body.data.items;
+    expect(studies.map((s) => s.workingName)).toEqual([
+      "TD-2025-001_NORMAL",
+      "TD-2025-001_SUB-STUDY",
+      "TD-2025-002_NORMAL",
+    ]);
+    expect(studies[0].uuid).toBe(demoStudyUuid);
+    for (const study of studies) {
+      expect(study.visitCount).toBeGreaterThanOrEqual(8);
+      expect(study.visitCount).toBeLessThanOrEqual(12);
+      expect(study.hasRandomVisit).toBe(true);
+    }
   });
 });
