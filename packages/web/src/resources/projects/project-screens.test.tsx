@@ -56,7 +56,8 @@ async function fillBasic(user: ReturnType<typeof userEvent.setup>) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("the project editor", () => {
+// Filling the Basic tab takes many clicks; a busy machine needs more than the default 5 s.
+describe("the project editor", { timeout: 20_000 }, () => {
   it("has five tabs, Basic open, and recomputes the internal code as fields change", async () => {
     stubServer();
     const user = userEvent.setup();
