@@ -17,4 +17,4 @@ export function unique(): string {
 }
 
 export const test = base;
-export { expect };
+export { expect, type Page };
