@@ -18,3 +18,12 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
   return verify(passwordHash, password).catch(() => false);
 }
+
+/** The column a typed password sets (users and monitors); an empty or missing one keeps the stored hash. */
+export async function typedPasswordHash(
+  password: string | null | undefined,
+): Promise<{ passwordHash?: string }> {
+  return typeof password === "string" && password !== ""
+    ? { passwordHash: await hashPassword(password) }
+    : {};
+}

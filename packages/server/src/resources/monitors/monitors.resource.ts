@@ -1,6 +1,6 @@
 import { type MonitorInput, monitorSchema, normalizeMonitor, validateMonitor } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
-import { hashPassword } from "../../auth/passwords";
+import { typedPasswordHash } from "../../auth/passwords";
 import { defineResource } from "../resource";
 import { monitors } from "./monitors.table";
 
@@ -41,9 +41,7 @@ export const monitorsResource = defineResource<MonitorInput>({
     firstName: input.firstName,
     lastName: input.lastName,
     ...(input.isActive === undefined || input.isActive === null ? {} : { isActive: input.isActive }),
-    ...(typeof input.password === "string" && input.password !== ""
-      ? { passwordHash: await hashPassword(input.password) }
-      : {}),
+    ...(await typedPasswordHash(input.password)),
   }),
   unique: { monitors_email_unique: { field: "email", message: "Email is already in use" } },
   secretFields: ["password"],

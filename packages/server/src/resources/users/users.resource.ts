@@ -1,6 +1,6 @@
 import { normalizeUser, type UserInput, userSchema, validateUser } from "@trialdesk/domain";
 import { eq, inArray, sql } from "drizzle-orm";
-import { hashPassword } from "../../auth/passwords";
+import { typedPasswordHash } from "../../auth/passwords";
 import { validationError } from "../../http/errors";
 import { defineResource } from "../resource";
 import { revokeUserSessions } from "./sessions";
@@ -10,9 +10,10 @@ export const ownAdminFlagMessage = "You cannot remove your own administrator fla
 export const ownDeactivationMessage = "You cannot deactivate your own account";
 
 /** A new password (or the first one) is hashed with argon2id; the hash never leaves the server. */
+/** A typed password sets the hash and the change date; an empty one keeps both. */
 async function passwordColumns(password: string | null | undefined) {
-  if (typeof password !== "string" || password === "") return {};
-  return { passwordHash: await hashPassword(password), lastPasswordChangeDate: sql`now()` };
+  const hash = await typedPasswordHash(password);
+  return hash.passwordHash ? { ...hash, lastPasswordChangeDate: sql`now()` } : {};
 }
 
 /**

@@ -4,13 +4,13 @@ import {
   type Monitor,
   type MonitorInput,
   normalizeMonitor,
-  passwordInputMaxLength,
   validateMonitor,
 } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { passwordFields } from "../users/user-screens";
 
 /** Monitors (spec §2.5, §3, §5): study monitors on record, administrators only; they do not sign in here. */
 const list: ListDescription<Monitor> = {
@@ -29,21 +29,7 @@ const fields = (isNew: boolean): FieldSpec[] => [
   { name: "email", label: "Email", type: "email", required: true },
   { name: "firstName", label: "First name", required: true },
   { name: "lastName", label: "Last name", required: true },
-  {
-    name: "password",
-    label: "Password",
-    type: "password",
-    maxLength: passwordInputMaxLength,
-    required: isNew,
-    hint: isNew ? "At least 8 characters" : "Leave empty to keep the current password",
-  },
-  {
-    name: "password2",
-    label: "Password confirmation",
-    type: "password",
-    maxLength: passwordInputMaxLength,
-    required: isNew,
-  },
+  ...passwordFields(isNew),
   { name: "isActive", label: "Is active", kind: "checkbox" },
 ];
 

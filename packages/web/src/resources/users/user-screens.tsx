@@ -33,8 +33,8 @@ const list: ListDescription<User> = {
 
 type Form = Partial<UserInput>;
 
-/** A password is required for a new user; on edit it is optional and sets a new one. */
-const passwordFields = (isNew: boolean): FieldSpec[] => [
+/** A password is required for a new user or monitor; on edit it is optional and sets a new one. */
+export const passwordFields = (isNew: boolean): FieldSpec[] => [
   {
     name: "password",
     label: "Password",
