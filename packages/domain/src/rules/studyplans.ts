@@ -49,7 +49,9 @@ export function availableVisits<V extends { id: number }>(
  * Why a schedule sent to the server is not one rebuildSchedule could give, or null when it is:
  * each visit once, sequence 1..n, each entry leading to the next and the last to nothing.
  */
-export function scheduleProblem(schedule: readonly ScheduleEntry[]): string | null {
+export function scheduleProblem(
+  schedule: readonly Pick<ScheduleEntry, "fromVisitId" | "toVisitId" | "sequence">[],
+): string | null {
   const ordered = [...schedule].sort((a, b) => a.sequence - b.sequence);
   const from = ordered.map((e) => e.fromVisitId);
   if (new Set(from).size !== from.length) return "A visit appears more than once in the studyplan";

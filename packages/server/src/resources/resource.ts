@@ -81,6 +81,8 @@ export type ResourceDescription<Input extends Row = Row> = {
   validate: (input: Input) => FieldErrors;
   /** Answer shapes; "view" is the default. Without it, every column but the timestamps. */
   formats?: Record<string, Format>;
+  /** The list's format when the call names none, if not "view" (e.g. studyplans: one row per study). */
+  listFormat?: string;
   /** Sortable list keys (`?order=`) → what to sort by. */
   sort: Record<string, PgColumn | SQL | SQL.Aliased>;
   defaultSort?: string;
@@ -94,8 +96,8 @@ export type ResourceDescription<Input extends Row = Row> = {
   toRow?: (input: Input, ctx: WriteContext) => Row | Promise<Row>;
   /** Writes owned children (contacts, siteIds, schedule …) in the same transaction. */
   writeChildren?: (id: number, input: Input, ctx: WriteContext) => Promise<void>;
-  /** Attaches children to read records (one batch for a whole page). */
-  expand?: (db: Tx | Db, records: Row[]) => Promise<Row[]>;
+  /** Attaches children to read records (one batch for a whole page), knowing the format read. */
+  expand?: (db: Tx | Db, records: Row[], format: string) => Promise<Row[]>;
   /** Runs before the row is deleted (e.g. removing an owned address). */
   beforeDelete?: (id: number, ctx: WriteContext) => Promise<void>;
   /** Unique constraints that need a field or message other than the naming convention gives. */
@@ -210,7 +212,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
   async function readOne(tx: Tx | Db, where: SQL, scope?: SQL, format = "view"): Promise<Row | null> {
     const rows = (await select(tx, format).where(and(where, scope)).limit(1)) as Row[];
     if (rows.length === 0) return null;
-    return def.expand ? (await def.expand(tx, rows))[0] : rows[0];
+    return def.expand ? (await def.expand(tx, rows, format))[0] : rows[0];
   }
 
   /** Shape, then the domain's normalizer and validator; the spec's messages win over zod's. */
@@ -275,7 +277,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     async list(query: unknown, user: SessionUser | null, defaultPageSize: number): Promise<ListData<Row>> {
       const q = parseQuery(listQuery, query) as Record<string, unknown> & z.infer<typeof listQuery>;
       const pageSize = q.pagesize ?? defaultPageSize;
-      const format = q.format ?? "view";
+      const format = q.format ?? def.listFormat ?? "view";
       const term = q.searchTerm?.trim();
       const conditions: (SQL | undefined)[] = [def.scope?.(user)];
       if (term) conditions.push(or(...def.search.map((column) => ilike(column, `%${escapeLike(term)}%`))));
@@ -293,7 +295,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           .offset((q.page - 1) * pageSize) as Promise<Row[]>,
         select(db, format, { total: count() }).where(where) as unknown as Promise<{ total: number }[]>,
       ]);
-      const items = def.expand && rows.length > 0 ? await def.expand(db, rows) : rows;
+      const items = def.expand && rows.length > 0 ? await def.expand(db, rows, format) : rows;
       return { items, pagination: { page: q.page, pageSize, total: Number(totals[0]?.total ?? 0) } };
     },
 
