@@ -17,6 +17,8 @@ import { requestId } from "./http/request-id";
 import { registerWebApp } from "./http/static";
 import { monitorsResource } from "./resources/monitors/monitors.resource";
 import { partnersResource } from "./resources/partners/partners.resource";
+import { patientsResource } from "./resources/patients/patients.resource";
+import { patientLookupRoutes } from "./resources/patients/patients.routes";
 import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
@@ -39,6 +41,7 @@ export const resources = [
   monitorsResource,
   studiesResource,
   visitsResource,
+  patientsResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */
@@ -90,6 +93,7 @@ export async function buildApp(options: {
   for (const resource of resources) registerResource(app, deps, resource as never);
   userRoutes(app, deps);
   studyVisitsRoutes(app, deps);
+  patientLookupRoutes(app);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {

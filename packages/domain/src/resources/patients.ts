@@ -62,6 +62,8 @@ export type Patient = {
   /** The inactivity reason, shown only when inactive. */
   statusDetails: string | null;
   recorderSiteId: number;
+  /** The id of the patient's own address row (address.id). */
+  addressId: number | null;
   patientDetail: PatientDetail;
   address: PatientAddress;
   contacts: PatientContact[];
@@ -97,6 +99,8 @@ export const patientSchema = z.strictObject({
   status: z.number({ error: "Must be a number" }).int().min(0).max(99).optional(),
   statusDetails: text(statusDetailsMaxLength).nullish(),
   recorderSiteId: idRef().nullish(),
+  // The server's link to the address row (address.id); accepted and ignored like the barcode.
+  addressId: z.number().int().nullish(),
   patientDetail: z.strictObject({
     firstName: text(),
     lastName: text(),
@@ -226,6 +230,8 @@ export type PatientListRow = {
   uuid: string;
   barcode: string;
   name: string;
+  firstName: string;
+  lastName: string;
   birthDate: string | null;
   ssn: string | null;
   phone: string | null;

@@ -1,4 +1,4 @@
-import type { MonitorInput, UserInput } from "@trialdesk/domain";
+import type { MonitorInput, PatientInput, UserInput } from "@trialdesk/domain";
 import {
   newUuid,
   type PartnerInput,
@@ -16,6 +16,7 @@ import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
+import { insertPatient } from "../resources/patients/patients.resource";
 import { projectSites, projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
@@ -408,4 +409,47 @@ export async function createVisit(db: DbOrTx, studyId: number, overrides: Partia
     })
     .returning();
   return row;
+}
+
+/** A patient as the patient form sends it: named, one phone contact, an address; recorderSiteId given. */
+export function patientInput(
+  recorderSiteId: number | null,
+  overrides: Partial<PatientInput> = {},
+): PatientInput {
+  const n = next();
+  return {
+    uuid: newUuid("patients"),
+    status: 1,
+    statusDetails: null,
+    recorderSiteId,
+    patientDetail: {
+      firstName: "Anna",
+      lastName: `Kovács ${n}`,
+      ssn: `0${String(100_000_000 + n).slice(1)}`,
+      birthName: null,
+      birthDate: "1980-05-17",
+      birthCountryCode: "HU",
+      birthCity: "Szeged",
+      motherName: "Nagy Éva",
+      sex: "FEMALE",
+      notes: null,
+    },
+    address: {
+      id: null,
+      countryCode: "HU",
+      city: "Budapest",
+      streetAddress: "Fő utca 1.",
+      postalCode: "1011",
+      additionalAddressLine: null,
+      addressType: "DEFAULT",
+    },
+    contacts: [{ id: null, contactType: "PHONE", value: "+36 30 123 4567", notes: null }],
+    ...overrides,
+  };
+}
+
+/** Writes a patient of a site with a barcode from the site's counter (the resource's own code path). */
+export async function createPatient(db: Db, siteId: number, overrides: Partial<PatientInput> = {}) {
+  const input = patientInput(siteId, overrides);
+  return db.transaction((tx) => insertPatient(tx, input, siteId, input.uuid ?? newUuid("patients")));
 }

@@ -19,6 +19,7 @@ import {
   demoStudyUuid,
   upsertAdmin,
 } from "./factories";
+import { seedPatients } from "./demo-patients";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
 export const demoSites = [
@@ -184,6 +185,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
     .onConflictDoNothing();
   await seedProjects(db);
   await seedStudies(db);
+  await seedPatients(db);
   if (options.demoAdmin) {
     await upsertAdmin(db, demoAdmin);
     await seedDemoStaff(db);

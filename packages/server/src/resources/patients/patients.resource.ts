@@ -1,0 +1,333 @@
+import {
+  activePatientStatus,
+  normalizePatient,
+  type PatientInput,
+  patientSchema,
+  validatePatient,
+} from "@trialdesk/domain";
+import { and, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { SessionUser } from "../../auth/guards";
+import type { Db, Tx } from "../../db/client";
+import { validationError } from "../../http/errors";
+import { projects } from "../projects/projects.table";
+import { defineResource } from "../resource";
+import { sites } from "../sites/sites.table";
+import { studies } from "../studies/studies.table";
+import { studyPatients } from "../study-patients/study-patients.table";
+import { addresses, patientContacts, patients } from "./patients.table";
+
+/** The same answer for an unknown site and a site of someone else: a site's existence never leaks. */
+export const notAssignedToSiteMessage = "You are not assigned to this site";
+export const siteRequiredMessage = "Please select a site first";
+export const contactTypeRequiredMessage = "Contact type is required";
+
+/** Patient data is site-scoped (DESIGN §4): staff see the patients of their sites, administrators all. */
+export function patientScope(user: SessionUser | null): SQL | undefined {
+  if (user?.isAdmin) return undefined;
+  return inArray(patients.recorderSiteId, user?.siteIds ?? []);
+}
+
+const mayUseSite = (user: SessionUser | null, siteId: number) =>
+  Boolean(user?.isAdmin || user?.siteIds.includes(siteId));
+
+/**
+ * The next barcode of a site (DESIGN §4): its prefix (ending in "-") and its running number padded to
+ * 6 digits, e.g. BUD-000042. The counter row is updated in the caller's transaction, so concurrent
+ * creates on one site wait for each other and never share a number. Null when there is no such site.
+ */
+export async function allocateBarcode(tx: Tx | Db, siteId: number): Promise<string | null> {
+  const [row] = await tx
+    .update(sites)
+    .set({ lastBarcodeNumber: sql`${sites.lastBarcodeNumber} + 1` })
+    .where(eq(sites.id, siteId))
+    .returning({ prefix: sites.barcodePrefix, number: sites.lastBarcodeNumber });
+  return row ? `${row.prefix}${String(row.number).padStart(6, "0")}` : null;
+}
+
+/** Derived list values (DESIGN §4). Drizzle leaves single-table columns unqualified, so the
+ * correlated subqueries name the patient's id in full. */
+const patientIdRef = sql.raw('"patients"."id"');
+export const patientName = sql<string>`${patients.lastName} || ' ' || ${patients.firstName}`;
+/** The first PHONE contact. */
+export const patientPhone = sql<string | null>`(select c.value from ${patientContacts} c
+  where c.patient_id = ${patientIdRef} and c.contact_type = 'PHONE' order by c.position, c.id limit 1)`;
+/** The internal code of the project of the patient's most recent active study assignment. */
+export const patientProjectInternalCode = sql<string | null>`(select p.internal_code
+  from ${studyPatients} sp
+  join ${studies} s on s.id = sp.study_id
+  join ${projects} p on p.id = s.project_id
+  where sp.patient_id = ${patientIdRef} and sp.active
+  order by sp.start_date desc nulls last, sp.id desc limit 1)`;
+const hasActiveAssignment = sql`exists (select 1 from ${studyPatients} sp
+  where sp.patient_id = ${patientIdRef} and sp.active)`;
+
+/** Empty text is stored as nothing. */
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === "" ? null : value;
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Search by name, barcode, SSN and phone: every word must appear in one of them, so "Kiss Anna"
+ * finds Anna Kiss. Each branch can use its trigram index (phone through patient_contacts.value).
+ */
+export function patientSearch(term: string): SQL | undefined {
+  const words = term.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+  return and(
+    ...words.map((word) => {
+      const pattern = `%${escapeLike(word)}%`;
+      return or(
+        ilike(patients.lastName, pattern),
+        ilike(patients.firstName, pattern),
+        ilike(patients.barcode, pattern),
+        ilike(patients.ssn, pattern),
+        inArray(
+          patients.id,
+          sql`(select c.patient_id from ${patientContacts} c where c.contact_type = 'PHONE' and c.value ilike ${pattern})`,
+        ),
+      );
+    }),
+  );
+}
+
+type Contact = PatientInput["contacts"][number];
+const contactKey = (contacts: Contact[]) =>
+  JSON.stringify(contacts.map((c) => [c.contactType, c.value, blankToNull(c.notes)]));
+
+/** Writes the patient's own address row (kept across saves, so its id stays). */
+async function writeAddress(tx: Tx | Db, address: PatientInput["address"], addressId: number | null) {
+  const values = {
+    countryCode: blankToNull(address.countryCode),
+    city: blankToNull(address.city),
+    streetAddress: blankToNull(address.streetAddress),
+    postalCode: blankToNull(address.postalCode),
+    additionalAddressLine: blankToNull(address.additionalAddressLine),
+    addressType: address.addressType ?? "DEFAULT",
+  };
+  if (addressId !== null) {
+    await tx.update(addresses).set(values).where(eq(addresses.id, addressId));
+    return addressId;
+  }
+  const [row] = await tx.insert(addresses).values(values).returning({ id: addresses.id });
+  return row.id;
+}
+
+/** The contacts in their order; rewritten only when they changed, so unchanged ones keep their ids. */
+async function writeContacts(tx: Tx | Db, patientId: number, contacts: Contact[], before?: Contact[]) {
+  if (before && contactKey(before) === contactKey(contacts)) return;
+  await tx.delete(patientContacts).where(eq(patientContacts.patientId, patientId));
+  if (contacts.length > 0)
+    await tx.insert(patientContacts).values(
+      contacts.map((contact, position) => ({
+        patientId,
+        position,
+        contactType: contact.contactType as string,
+        value: contact.value,
+        notes: blankToNull(contact.notes),
+      })),
+    );
+}
+
+function checkContacts(contacts: Contact[]) {
+  const errors: Record<string, string> = {};
+  contacts.forEach((contact, index) => {
+    if (!contact.contactType) errors[`contacts.${index}.contactType`] = contactTypeRequiredMessage;
+  });
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+/** The patient's own columns from the input; barcode and recorder site are the server's. */
+function detailColumns(input: PatientInput) {
+  const d = input.patientDetail;
+  const status = input.status ?? activePatientStatus;
+  return {
+    status,
+    // The inactivity reason belongs to an inactive patient only.
+    statusDetails: status === activePatientStatus ? null : blankToNull(input.statusDetails),
+    firstName: d.firstName.trim(),
+    lastName: d.lastName.trim(),
+    ssn: blankToNull(d.ssn),
+    birthName: blankToNull(d.birthName),
+    birthDate: blankToNull(d.birthDate),
+    birthCountryCode: blankToNull(d.birthCountryCode),
+    birthCity: blankToNull(d.birthCity),
+    motherName: blankToNull(d.motherName),
+    sex: d.sex ?? "UNK",
+    notes: blankToNull(d.notes),
+  };
+}
+
+/** The columns of a new patient of `siteId`: a fresh barcode and its own address row. */
+async function newPatientColumns(tx: Tx | Db, input: PatientInput, siteId: number) {
+  const barcode = await allocateBarcode(tx, siteId);
+  if (!barcode) throw validationError({ recorderSiteId: notAssignedToSiteMessage });
+  const addressId = await writeAddress(tx, input.address, null);
+  return { ...detailColumns(input), barcode, recorderSiteId: siteId, addressId };
+}
+
+/**
+ * Writes a new patient of `siteId` with its address and contacts outside the HTTP API (the seed and
+ * the factories), through the same barcode and address code as the resource. The caller picks the site.
+ */
+export async function insertPatient(tx: Tx | Db, input: PatientInput, siteId: number, uuid: string) {
+  checkContacts(input.contacts);
+  const [row] = await tx
+    .insert(patients)
+    .values({ ...(await newPatientColumns(tx, input, siteId)), uuid })
+    .returning();
+  await writeContacts(tx, row.id, input.contacts);
+  return row;
+}
+
+const booleanParam = z.enum(["true", "false"], { error: "Must be true or false" });
+
+/**
+ * Patients (spec §2.5, §3, §4; DESIGN §4): the record with its patientDetail part, its own address
+ * row and its contacts, all written in one transaction; site-scoped; barcode generated on create.
+ */
+export const patientsResource = defineResource<PatientInput>({
+  name: "patients",
+  label: "Patient",
+  table: patients,
+  schema: patientSchema,
+  normalize: normalizePatient,
+  validate: validatePatient,
+  scope: patientScope,
+  sort: {
+    id: patients.id,
+    barcode: patients.barcode,
+    // Last name, then first name (a row value sorts both the same way).
+    name: sql`(${patients.lastName}, ${patients.firstName})`,
+    birthDate: patients.birthDate,
+    ssn: patients.ssn,
+    status: patients.status,
+  },
+  // Searched by the searchTerm filter below (name, barcode, SSN and phone).
+  search: [],
+  filters: {
+    // Replaces the column-by-column search: words across fields, phones through the contacts.
+    searchTerm: {
+      schema: z.string().max(100, "Search term must be at most 100 characters"),
+      where: (term: string) => patientSearch(term),
+    },
+    /** The active site's patients; a site that is not the user's gives no rows (scope). */
+    siteId: {
+      schema: z.coerce.number({ error: "Site must be a number" }).int().positive().max(2_147_483_647),
+      where: (siteId: number) => eq(patients.recorderSiteId, siteId),
+    },
+    /** Only patients with an active study assignment (the patient selector of spec §4). */
+    onlyAssigned: {
+      schema: booleanParam,
+      where: (value: "true" | "false") => (value === "true" ? hasActiveAssignment : undefined),
+    },
+    /** The lookup of spec §7; patients.routes.ts turns it into the select format. */
+    forSelect: { schema: booleanParam, where: () => undefined },
+  },
+  formats: {
+    view: {
+      fields: {
+        id: patients.id,
+        uuid: patients.uuid,
+        version: patients.version,
+        barcode: patients.barcode,
+        status: patients.status,
+        statusDetails: patients.statusDetails,
+        recorderSiteId: patients.recorderSiteId,
+        addressId: patients.addressId,
+        patientDetail: {
+          firstName: patients.firstName,
+          lastName: patients.lastName,
+          ssn: patients.ssn,
+          birthName: patients.birthName,
+          birthDate: patients.birthDate,
+          birthCountryCode: patients.birthCountryCode,
+          birthCity: patients.birthCity,
+          motherName: patients.motherName,
+          sex: patients.sex,
+          notes: patients.notes,
+        },
+        address: {
+          id: addresses.id,
+          countryCode: addresses.countryCode,
+          city: addresses.city,
+          streetAddress: addresses.streetAddress,
+          postalCode: addresses.postalCode,
+          additionalAddressLine: addresses.additionalAddressLine,
+          addressType: addresses.addressType,
+        },
+      },
+      joins: (query) => query.leftJoin(addresses, eq(addresses.id, patients.addressId)),
+    },
+    /** The list rows of spec §2.5 with the derived values of DESIGN §4. */
+    list: {
+      fields: {
+        id: patients.id,
+        uuid: patients.uuid,
+        barcode: patients.barcode,
+        name: patientName,
+        firstName: patients.firstName,
+        lastName: patients.lastName,
+        birthDate: patients.birthDate,
+        ssn: patients.ssn,
+        phone: patientPhone,
+        projectInternalCode: patientProjectInternalCode,
+        status: patients.status,
+        statusDetails: patients.statusDetails,
+        addressId: patients.addressId,
+        recorderSiteId: patients.recorderSiteId,
+      },
+    },
+    /** The patient lookup rows of spec §3. */
+    select: {
+      fields: {
+        id: patients.id,
+        uuid: patients.uuid,
+        barcode: patients.barcode,
+        firstName: patients.firstName,
+        lastName: patients.lastName,
+        ssn: patients.ssn,
+        projectInternalCode: patientProjectInternalCode,
+      },
+    },
+  },
+  toRow: async (input, { tx, user, existing }) => {
+    checkContacts(input.contacts);
+    if (existing) {
+      // Barcode and recorder site stay as created; the address row keeps its id.
+      const addressId = await writeAddress(tx, input.address, (existing.addressId as number | null) ?? null);
+      return { ...detailColumns(input), addressId };
+    }
+    const siteId = input.recorderSiteId;
+    if (typeof siteId !== "number") throw validationError({ recorderSiteId: siteRequiredMessage });
+    if (!mayUseSite(user, siteId)) throw validationError({ recorderSiteId: notAssignedToSiteMessage });
+    return newPatientColumns(tx, input, siteId);
+  },
+  writeChildren: async (id, input, { tx, existing }) =>
+    writeContacts(tx, id, input.contacts, existing?.contacts as Contact[] | undefined),
+  expand: async (db, records) => {
+    // Only the full record carries contacts; list and lookup rows stay as selected.
+    if (!records.some((r) => "patientDetail" in r)) return records;
+    const rows = await db
+      .select()
+      .from(patientContacts)
+      .where(
+        inArray(
+          patientContacts.patientId,
+          records.map((r) => r.id as number),
+        ),
+      )
+      .orderBy(patientContacts.position, patientContacts.id);
+    return records.map((record) => ({
+      ...record,
+      contacts: rows
+        .filter((c) => c.patientId === record.id)
+        .map((c) => ({ id: c.id, contactType: c.contactType, value: c.value, notes: c.notes })),
+    }));
+  },
+  // The owned address goes with the patient (contacts cascade); assignments and visits refuse (409).
+  beforeDelete: async (_id, { tx, existing }) => {
+    const addressId = existing?.addressId as number | null;
+    if (addressId) await tx.delete(addresses).where(eq(addresses.id, addressId));
+  },
+});

@@ -1,0 +1,423 @@
+import type { AuditEvent, ListData, Patient, PatientListRow, PatientLookupRow } from "@trialdesk/domain";
+import { newUuid } from "@trialdesk/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { studyPatients } from "../src/resources/study-patients/study-patients.table";
+import { demoPatientCount } from "../src/seed/demo-patients";
+import { createPatient, createSite, createStudy, patientInput } from "../src/seed/factories";
+import { seed } from "../src/seed/seed";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { setUpProject } from "./study-setup";
+
+describe.each(databaseKinds)("patients on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  /** Staff of site A only. */
+  let staffA: Session;
+  let siteA: { id: number; barcodePrefix: string };
+  let siteB: { id: number; barcodePrefix: string };
+  beforeAll(async () => {
+    t = await startApp(kind);
+    siteA = await createSite(t.database.db);
+    siteB = await createSite(t.database.db);
+    admin = await t.signedInUser({ isAdmin: true });
+    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+  });
+  afterAll(() => t.close());
+
+  const url = "/api/patients";
+  const create = (payload: object, session = staffA) =>
+    t.request<Patient>({ method: "POST", url, session, payload });
+  const update = (uuid: string, payload: object, session = staffA) =>
+    t.request<Patient>({ method: "PUT", url: `${url}/${uuid}`, session, payload });
+  const get = (id: string, session = staffA) =>
+    t.request<Patient>({ method: "GET", url: `${url}/${id}`, session });
+  const list = <T = PatientListRow>(query: string, session = staffA) =>
+    t.request<ListData<T>>({ method: "GET", url: `${url}?${query}`, session });
+
+  it("creates a patient with its detail, address and contacts, and reads it back whole", async () => {
+    const input = patientInput(siteA.id, {
+      contacts: [
+        { id: null, contactType: "PHONE", value: "+36 30 111 2222", notes: "mobile" },
+        { id: null, contactType: "EMAIL", value: "anna@example.com", notes: null },
+      ],
+    });
+    const res = await create(input);
+    expect(res.status).toBe(201);
+    const saved = res.body.data;
+    expect(saved).toMatchObject({
+      uuid: input.uuid,
+      version: 1,
+      status: 1,
+      statusDetails: null,
+      recorderSiteId: siteA.id,
+      patientDetail: { ...input.patientDetail },
+      address: { ...input.address, id: saved.addressId },
+      contacts: [
+        { id: expect.any(Number), contactType: "PHONE", value: "+36 30 111 2222", notes: "mobile" },
+        { id: expect.any(Number), contactType: "EMAIL", value: "anna@example.com", notes: null },
+      ],
+    });
+    expect(saved.barcode).toMatch(new RegExp(`^${siteA.barcodePrefix}\\d{6}$`));
+    expect((await get(saved.uuid)).body.data).toEqual(saved);
+    expect((await get(String(saved.id))).body.data).toEqual(saved);
+  });
+
+  it("gives the spec's validation messages on their dotted paths", async () => {
+    const input = patientInput(siteA.id);
+    const res = await create({
+      ...input,
+      patientDetail: { ...input.patientDetail, firstName: "", lastName: " " },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual([
+      { field: "patientDetail.firstName", message: "First name is required" },
+      { field: "patientDetail.lastName", message: "Last name is required" },
+    ]);
+    const phone = await create({
+      ...input,
+      contacts: [{ id: null, contactType: "PHONE", value: "call me", notes: null }],
+    });
+    expect(phone.body.header.fieldErrors).toEqual([
+      { field: "contacts.0.value", message: "Only digits, plus and spaces" },
+    ]);
+    const untyped = await create({
+      ...input,
+      contacts: [{ id: null, contactType: null, value: "+36 1", notes: null }],
+    });
+    expect(untyped.body.header.fieldErrors).toEqual([
+      { field: "contacts.0.contactType", message: "Contact type is required" },
+    ]);
+    const noSite = await create({ ...input, recorderSiteId: null });
+    expect(noSite.body.header.fieldErrors).toEqual([
+      { field: "recorderSiteId", message: "Please select a site first" },
+    ]);
+  });
+
+  it("generates the barcode from the site's prefix and its own running number, ignoring the client's", async () => {
+    const site = await createSite(t.database.db);
+    const other = await createSite(t.database.db);
+    const first = await create(patientInput(site.id, { barcode: "HACK-1" }), admin);
+    const second = await create(patientInput(site.id), admin);
+    const elsewhere = await create(patientInput(other.id), admin);
+    expect(first.body.data.barcode).toBe(`${site.barcodePrefix}000001`);
+    expect(second.body.data.barcode).toBe(`${site.barcodePrefix}000002`);
+    expect(elsewhere.body.data.barcode).toBe(`${other.barcodePrefix}000001`);
+    const changed = await update(first.body.data.uuid, { ...first.body.data, barcode: "HACK-2" }, admin);
+    expect(changed.body.data.barcode).toBe(`${site.barcodePrefix}000001`);
+    // The seed writes through the same counter.
+    expect((await createPatient(t.database.db, site.id)).barcode).toBe(`${site.barcodePrefix}000003`);
+  });
+
+  it("gives unique barcodes to 20 patients created at once on one site", async () => {
+    const site = await createSite(t.database.db);
+    const results = await Promise.all(Array.from({ length: 20 }, () => create(patientInput(site.id), admin)));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const barcodes = results.map((r) => r.body.data.barcode).sort();
+    expect(new Set(barcodes).size).toBe(20);
+    expect(barcodes).toEqual(
+      Array.from({ length: 20 }, (_, i) => `${site.barcodePrefix}${String(i + 1).padStart(6, "0")}`),
+    );
+  });
+
+  it("updates detail, address and contacts in one save, keeps the address row, and audits nested changes", async () => {
+    const created = (await create(patientInput(siteA.id))).body.data;
+    const res = await update(created.uuid, {
+      ...created,
+      status: 0,
+      statusDetails: "Moved abroad",
+      patientDetail: { ...created.patientDetail, lastName: "Szabó" },
+      address: { ...created.address, city: "Debrecen" },
+      contacts: [...created.contacts, { id: null, contactType: "EMAIL", value: "a@example.com", notes: "" }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      version: 2,
+      status: 0,
+      statusDetails: "Moved abroad",
+      addressId: created.addressId,
+      patientDetail: { lastName: "Szabó" },
+      address: { id: created.addressId, city: "Debrecen" },
+    });
+    expect(res.body.data.contacts.map((c) => c.value)).toEqual(["+36 30 123 4567", "a@example.com"]);
+    const audit = await t.request<{ items: AuditEvent[] }>({
+      method: "GET",
+      url: `/api/audit?resource=patients&uuid=${created.uuid}`,
+      session: staffA,
+    });
+    const fields = audit.body.data.items[0].changes.map((c) => c.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "status",
+        "statusDetails",
+        "patientDetail.lastName",
+        "address.city",
+        "contacts",
+      ]),
+    );
+    // Active again: the inactivity reason goes; unchanged contacts are not rewritten.
+    const active = await update(created.uuid, { ...res.body.data, status: 1 });
+    expect(active.body.data.statusDetails).toBeNull();
+    expect(active.body.data.contacts).toEqual(res.body.data.contacts);
+  });
+
+  it("lists the derived values: name last then first, first phone, and the most recent active study's code", async () => {
+    const site = await createSite(t.database.db);
+    const staff = await t.signedInUser({ siteIds: [site.id] });
+    const patient = await create(
+      patientInput(site.id, {
+        patientDetail: { ...patientInput(null).patientDetail, firstName: "Béla", lastName: "Tóth" },
+        contacts: [
+          { id: null, contactType: "EMAIL", value: "bela@example.com", notes: null },
+          { id: null, contactType: "PHONE", value: "+36 1 555 0101", notes: null },
+          { id: null, contactType: "PHONE", value: "+36 1 555 0202", notes: null },
+        ],
+      }),
+      staff,
+    );
+    const rowOf = async () =>
+      (await list(`siteId=${site.id}&format=list`, staff)).body.data.items.find(
+        (r) => r.uuid === patient.body.data.uuid,
+      );
+    expect(await rowOf()).toMatchObject({
+      name: "Tóth Béla",
+      phone: "+36 1 555 0101",
+      projectInternalCode: null,
+      birthDate: "1980-05-17",
+      status: 1,
+      barcode: patient.body.data.barcode,
+    });
+    const older = await setUpProject(t, "PT-OLD-001");
+    const newer = await setUpProject(t, "PT-NEW-002");
+    const [oldStudy, newStudy] = [
+      await createStudy(t.database.db, older),
+      await createStudy(t.database.db, newer),
+    ];
+    const assign = (studyId: number, startDate: string, active: boolean) =>
+      t.database.db.insert(studyPatients).values({
+        uuid: newUuid("study-patients"),
+        studyId,
+        patientId: patient.body.data.id,
+        startDate,
+        active,
+        closeReason: active ? null : "EOS",
+      });
+    await assign(oldStudy.id, "2025-01-10", true);
+    expect((await rowOf())?.projectInternalCode).toBe(older.internalCode);
+    await assign(newStudy.id, "2025-06-01", true);
+    expect((await rowOf())?.projectInternalCode).toBe(newer.internalCode);
+  });
+
+  it("filters by site, searches name, barcode, SSN and phone, and sorts by name", async () => {
+    const site = await createSite(t.database.db);
+    const staff = await t.signedInUser({ siteIds: [site.id] });
+    const make = (firstName: string, lastName: string, ssn: string, phone: string) =>
+      create(
+        patientInput(site.id, {
+          patientDetail: { ...patientInput(null).patientDetail, firstName, lastName, ssn },
+          contacts: [{ id: null, contactType: "PHONE", value: phone, notes: null }],
+        }),
+        staff,
+      );
+    const zoe = (await make("Zoé", "Wiśniewska", "987654321", "+48 22 600 7000")).body.data;
+    const adam = (await make("Ádám", "Wiśniewski", "123123123", "+48 22 600 8000")).body.data;
+    const search = async (term: string) =>
+      (
+        await list(`siteId=${site.id}&format=list&searchTerm=${encodeURIComponent(term)}`, staff)
+      ).body.data.items.map((r) => r.firstName);
+    expect(await search("wiśniewsk")).toEqual(["Zoé", "Ádám"]);
+    expect(await search("Wiśniewski Ádám")).toEqual(["Ádám"]);
+    expect(await search(zoe.barcode)).toEqual(["Zoé"]);
+    expect(await search("654")).toEqual(["Zoé"]);
+    expect(await search("600 8000")).toEqual(["Ádám"]);
+    expect(await search("50%_")).toEqual([]);
+    const byName = await list(`siteId=${site.id}&format=list&order=name&direction=asc`, staff);
+    expect(byName.body.data.items.map((r) => r.uuid)).toEqual([zoe.uuid, adam.uuid]);
+    const desc = await list(`siteId=${site.id}&format=list&order=name&direction=desc`, staff);
+    expect(desc.body.data.items.map((r) => r.uuid)).toEqual([adam.uuid, zoe.uuid]);
+    expect((await list(`siteId=${siteA.id}&format=list`, staff)).body.data.items).toEqual([]);
+    expect((await list("order=phone", staff)).status).toBe(400);
+    expect((await list("siteId=abc", staff)).status).toBe(400);
+  });
+
+  it("answers the lookup: forSelect rows sorted by name, 100 a page, search and onlyAssigned", async () => {
+    const site = await createSite(t.database.db);
+    const staff = await t.signedInUser({ siteIds: [site.id] });
+    const named = (firstName: string, lastName: string) =>
+      create(
+        patientInput(site.id, {
+          patientDetail: { ...patientInput(null).patientDetail, firstName, lastName },
+        }),
+        staff,
+      );
+    const b = (await named("Piotr", "Nowak")).body.data;
+    const a = (await named("Eva", "Huber")).body.data;
+    const project = await setUpProject(t, "PT-LOOK-003");
+    const study = await createStudy(t.database.db, project);
+    await t.database.db.insert(studyPatients).values({
+      uuid: newUuid("study-patients"),
+      studyId: study.id,
+      patientId: b.id,
+      startDate: "2025-02-01",
+    });
+    const lookup = await list<PatientLookupRow>(`forSelect=true&siteId=${site.id}`, staff);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.data.pagination.pageSize).toBe(100);
+    expect(lookup.body.data.items).toEqual([
+      {
+        id: a.id,
+        uuid: a.uuid,
+        barcode: a.barcode,
+        firstName: "Eva",
+        lastName: "Huber",
+        ssn: a.patientDetail.ssn,
+        projectInternalCode: null,
+      },
+      {
+        id: b.id,
+        uuid: b.uuid,
+        barcode: b.barcode,
+        firstName: "Piotr",
+        lastName: "Nowak",
+        ssn: b.patientDetail.ssn,
+        projectInternalCode: project.internalCode,
+      },
+    ]);
+    const assigned = await list<PatientLookupRow>(
+      `forSelect=true&siteId=${site.id}&onlyAssigned=true`,
+      staff,
+    );
+    expect(assigned.body.data.items.map((r) => r.lastName)).toEqual(["Nowak"]);
+    const searched = await list<PatientLookupRow>(`forSelect=true&siteId=${site.id}&search=hub`, staff);
+    expect(searched.body.data.items.map((r) => r.lastName)).toEqual(["Huber"]);
+    expect((await list(`forSelect=true&onlyAssigned=maybe`, staff)).status).toBe(400);
+  });
+
+  it("keeps site B's patients away from staff of site A: 404, absent from list, search and lookup", async () => {
+    const ofB = (
+      await create(
+        patientInput(siteB.id, {
+          patientDetail: { ...patientInput(null).patientDetail, lastName: "Elsewhere" },
+        }),
+        admin,
+      )
+    ).body.data;
+    const missing = await get("pt-00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
+    const attempts = [
+      get(ofB.uuid),
+      get(String(ofB.id)),
+      update(ofB.uuid, { ...ofB, patientDetail: { ...ofB.patientDetail, lastName: "Changed" } }),
+      t.request({ method: "DELETE", url: `${url}/${ofB.uuid}`, session: staffA }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(404);
+      expect(res.body.header.errorMessage).toBe(missing.body.header.errorMessage);
+    }
+    const seen = [
+      ...(await list("format=list&pagesize=1000")).body.data.items,
+      ...(await list(`format=list&siteId=${siteB.id}`)).body.data.items,
+      ...(await list("format=list&searchTerm=Elsewhere")).body.data.items,
+      ...(await list(`searchTerm=${ofB.barcode}`)).body.data.items,
+      ...(await list(`forSelect=true&search=Elsewhere`)).body.data.items,
+      ...(await list(`forSelect=true&siteId=${siteB.id}`)).body.data.items,
+    ];
+    expect(seen.map((r) => r.uuid)).not.toContain(ofB.uuid);
+    // Nor can they create one for site B, nor for a site that does not exist: the same message.
+    for (const siteId of [siteB.id, 999_999]) {
+      const res = await create(patientInput(siteId));
+      expect(res.status).toBe(400);
+      expect(res.body.header.fieldErrors).toEqual([
+        { field: "recorderSiteId", message: "You are not assigned to this site" },
+      ]);
+    }
+    // The administrator sees and changes every site's patients.
+    expect((await get(ofB.uuid, admin)).status).toBe(200);
+    expect(
+      (await list(`format=list&siteId=${siteB.id}`, admin)).body.data.items.map((r) => r.uuid),
+    ).toContain(ofB.uuid);
+    const unchanged = await get(ofB.uuid, admin);
+    expect(unchanged.body.data.patientDetail.lastName).toBe("Elsewhere");
+  });
+
+  it("gives a user without sites no patients at all", async () => {
+    const nobody = await t.signedInUser({ siteIds: [] });
+    await create(patientInput(siteA.id));
+    const res = await list("format=list", nobody);
+    expect(res.status).toBe(200);
+    expect(res.body.data.items).toEqual([]);
+  });
+
+  it("deletes a patient with its address and contacts; an assigned one is refused with 409", async () => {
+    const created = (await create(patientInput(siteA.id))).body.data;
+    const removed = await t.request({ method: "DELETE", url: `${url}/${created.uuid}`, session: staffA });
+    expect(removed.body.data).toEqual({ deleted: true });
+    expect((await get(created.uuid)).status).toBe(404);
+    const assigned = (await create(patientInput(siteA.id))).body.data;
+    const project = await setUpProject(t, "PT-DEL-004");
+    const study = await createStudy(t.database.db, project);
+    await t.database.db
+      .insert(studyPatients)
+      .values({ uuid: newUuid("study-patients"), studyId: study.id, patientId: assigned.id });
+    const refused = await t.request({ method: "DELETE", url: `${url}/${assigned.uuid}`, session: staffA });
+    expect(refused.status).toBe(409);
+    expect((await get(assigned.uuid)).body.data.address.id).toBe(assigned.addressId);
+  });
+});
+
+describe.each(databaseKinds)("the demo patients on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind);
+    await seed(t.database.db, { demoAdmin: true });
+    // Run twice: nothing is added again.
+    await seed(t.database.db, { demoAdmin: true });
+  });
+  afterAll(() => t.close());
+
+  it("has 40+ valid patients over the three sites, most at the staff user's site, with barcodes from the counters", async () => {
+    const admin = await t.signIn("admin@example.com", "admin1234");
+    const staff = await t.signIn("staff@example.com", "staff1234");
+    const all = await t.request<ListData<PatientListRow>>({
+      method: "GET",
+      url: "/api/patients?format=list&pagesize=1000&order=barcode",
+      session: admin,
+    });
+    const rows = all.body.data.items;
+    expect(rows).toHaveLength(demoPatientCount);
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+    const bySite: Record<string, PatientListRow[]> = {};
+    for (const row of rows) {
+      const prefix = row.barcode.slice(0, 4);
+      bySite[prefix] = [...(bySite[prefix] ?? []), row];
+    }
+    expect(Object.keys(bySite).sort()).toEqual(["BUD-", "VIE-", "WAW-"]);
+    expect(bySite["BUD-"]?.length).toBeGreaterThan(rows.length / 2);
+    expect(bySite["BUD-"]?.map((r) => r.barcode).slice(0, 2)).toEqual(["BUD-000001", "BUD-000002"]);
+    expect(rows.filter((r) => r.status !== 1).every((r) => r.statusDetails)).toBe(true);
+    expect(rows.some((r) => r.status !== 1)).toBe(true);
+    expect(rows.every((r) => r.phone?.startsWith("+"))).toBe(true);
+    // Every seeded record passes the resource's own validation when saved back unchanged.
+    const one = await t.request<Patient>({
+      method: "GET",
+      url: `/api/patients/${rows[0].uuid}`,
+      session: admin,
+    });
+    expect(one.body.data.address.city).toBeTruthy();
+    const resaved = await t.request<Patient>({
+      method: "PUT",
+      url: `/api/patients/${rows[0].uuid}`,
+      session: admin,
+      payload: one.body.data,
+    });
+    expect(resaved.status).toBe(200);
+    // The staff user sees only the first site's patients.
+    const own = await t.request<ListData<PatientListRow>>({
+      method: "GET",
+      url: "/api/patients?format=list&pagesize=1000",
+      session: staff,
+    });
+    expect(own.body.data.items.map((r) => r.barcode.slice(0, 4))).toEqual(
+      Array(bySite["BUD-"]?.length).fill("BUD-"),
+    );
+  });
+});
