@@ -23,6 +23,7 @@ import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
 import { studiesResource } from "./resources/studies/studies.resource";
+import { studyplansResource } from "./resources/studyplans/studyplans.resource";
 import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.resource";
 import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
 import { usersResource } from "./resources/users/users.resource";
@@ -42,6 +43,7 @@ export const resources = [
   studiesResource,
   visitsResource,
   patientsResource,
+  studyplansResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */

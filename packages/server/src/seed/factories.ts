@@ -4,8 +4,11 @@ import {
   type PartnerInput,
   type ProjectInput,
   projectInternalCodeOf,
+  rebuildSchedule,
+  type ScheduleEntry,
   type SiteInput,
   type StudyInput,
+  type StudyplanInput,
   studyWorkingName,
   type TherapyAreaInput,
   type TherapyCategoryInput,
@@ -20,6 +23,7 @@ import { insertPatient } from "../resources/patients/patients.resource";
 import { projectSites, projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
+import { studyplanScheduleEntries, studyplans } from "../resources/studyplans/studyplans.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { userSites, users } from "../resources/users/users.table";
@@ -408,6 +412,52 @@ export async function createVisit(db: DbOrTx, studyId: number, overrides: Partia
       mandatory: input.mandatory === 1,
     })
     .returning();
+  return row;
+}
+
+/** Days, window before and window after of each step of a plan, in order. */
+export type StepSettings = [days: number, before: number, after: number];
+
+/**
+ * A studyplan as the editor sends it: `visitIds` in order, each step's settings from `steps` (the
+ * last visit has no step; missing steps are 0 / 0 / 0), built by the domain's rebuildSchedule.
+ */
+export function studyplanInput(
+  study: { id: number; uuid?: string },
+  visitIds: number[],
+  steps: StepSettings[] = [],
+  overrides: Partial<StudyplanInput> = {},
+): StudyplanInput {
+  const schedule: ScheduleEntry[] = rebuildSchedule(visitIds, []).map((entry, index) => {
+    const [days, before, after] = entry.toVisitId === null ? [0, 0, 0] : (steps[index] ?? [0, 0, 0]);
+    return { ...entry, daysFromStart: days, allowedDaysBefore: before, allowedDaysAfter: after };
+  });
+  return {
+    uuid: newUuid("studyplans"),
+    studyUuid: study.uuid ?? null,
+    studyId: study.uuid ? null : study.id,
+    calculationMode: "default",
+    schedule,
+    ...overrides,
+  };
+}
+
+/** Writes a studyplan of a study with its schedule (see studyplanInput). */
+export async function createStudyplan(
+  db: DbOrTx,
+  studyId: number,
+  visitIds: number[],
+  steps: StepSettings[] = [],
+) {
+  const input = studyplanInput({ id: studyId }, visitIds, steps);
+  const [row] = await db
+    .insert(studyplans)
+    .values({ uuid: input.uuid ?? newUuid("studyplans"), studyId, calculationMode: "default" })
+    .returning();
+  if (input.schedule.length > 0)
+    await db
+      .insert(studyplanScheduleEntries)
+      .values(input.schedule.map(({ id: _, ...entry }) => ({ ...entry, studyplanId: row.id })));
   return row;
 }
 

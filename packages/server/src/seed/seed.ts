@@ -1,22 +1,26 @@
 import { newUuid } from "@trialdesk/domain";
-import { count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { partners } from "../resources/partners/partners.table";
 import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
+import { studyplans } from "../resources/studyplans/studyplans.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
+import { visits } from "../resources/visits/visits.table";
 import {
   createMonitor,
   createProject,
   createStudy,
+  createStudyplan,
   createUser,
   createVisit,
   demoAdmin,
   demoStaff,
   demoStudyUuid,
+  type StepSettings,
   upsertAdmin,
 } from "./factories";
 import { seedPatients } from "./demo-patients";
@@ -185,6 +189,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
     .onConflictDoNothing();
   await seedProjects(db);
   await seedStudies(db);
+  await seedStudyplans(db);
   await seedPatients(db);
   if (options.demoAdmin) {
     await upsertAdmin(db, demoAdmin);
@@ -399,5 +404,65 @@ async function seedStudies(db: Db) {
     for (const [name, visitTypeId, mandatory] of visits) {
       await createVisit(db, row.id, { name, visitTypeId, mandatory });
     }
+  }
+}
+
+/**
+ * Demo studyplans (issue 8): the demo study's plan is complete (every mandatory visit and the
+ * optional phone call, with days and windows a protocol would give), the sub-study's is incomplete
+ * (four of its six mandatory visits), and the third study has none — one of each list status.
+ * Each step is [days to the next visit, window before, window after].
+ */
+export const demoStudyplans: { protocolNr: string; variant: string; steps: [string, ...StepSettings][] }[] = [
+  {
+    protocolNr: "TD-2025-001",
+    variant: "NORMAL",
+    steps: [
+      ["Screening", 14, 2, 2],
+      ["Run-in", 14, 2, 2],
+      ["Randomisation", 14, 2, 2],
+      ["Week 2", 14, 3, 3],
+      ["Week 4", 28, 3, 3],
+      ["Week 8", 28, 5, 5],
+      ["Week 12", 28, 5, 5],
+      ["Week 16 phone call", 56, 7, 7],
+      ["Week 24 / End of treatment", 28, 3, 7],
+      ["Safety follow up", 14, 3, 3],
+      ["End of study", 0, 0, 0],
+    ],
+  },
+  {
+    protocolNr: "TD-2025-001",
+    variant: "SUB-STUDY",
+    steps: [
+      ["Screening", 14, 2, 2],
+      ["Randomisation", 28, 3, 3],
+      ["Week 4", 56, 5, 5],
+      ["Week 12", 0, 0, 0],
+    ],
+  },
+];
+
+async function seedStudyplans(db: Db) {
+  for (const plan of demoStudyplans) {
+    const [study] = await db
+      .select({ id: studies.id, planId: studyplans.id })
+      .from(studies)
+      .innerJoin(projects, eq(projects.id, studies.projectId))
+      .leftJoin(studyplans, eq(studyplans.studyId, studies.id))
+      .where(and(eq(projects.protocolNr, plan.protocolNr), eq(studies.variant, plan.variant)));
+    if (!study || study.planId !== null) continue;
+    const studyVisits = await db
+      .select({ id: visits.id, name: visits.name })
+      .from(visits)
+      .where(eq(visits.studyId, study.id));
+    const ids = plan.steps.map(([name]) => studyVisits.find((v) => v.name === name)?.id);
+    if (ids.some((id) => id === undefined)) continue;
+    await createStudyplan(
+      db,
+      study.id,
+      ids as number[],
+      plan.steps.map(([, ...settings]) => settings),
+    );
   }
 }
