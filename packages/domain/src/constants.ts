@@ -160,3 +160,7 @@ export const financeNumberDigits = 3;
 export const paidPercentageMax = 100;
 export const scheduleDaysDigits = 3;
 export const scheduleWindowDigits = 2;
+
+/** The studyplan editor's dragging (spec §9): keyboard step 25 px, drop animation 150 ms. */
+export const dragKeyboardStepPx = 25;
+export const dropAnimationMs = 150;

@@ -49,6 +49,11 @@ function notBuiltCrud(resource: string, title: string): RouteObject[] {
   return crud(resource, { list: lazy, form: lazy, detail: lazy });
 }
 
+/** The studyplan screens, loaded once on first use. */
+const studyplans =
+  (name: "List" | "Editor" | "Detail"): Lazy =>
+  async () => ({ Component: (await import("./studyplans/studyplan-screens"))[name] });
+
 const therapyCategories = screensOf(() => import("./therapy-categories/therapy-category-screens"));
 const therapyAreas = screensOf(() => import("./therapy-areas/therapy-area-screens"));
 
@@ -99,9 +104,10 @@ export const resourceRoutes: RouteObject[] = [
   route("/change-password", async () => ({
     Component: (await import("./users/change-password")).ChangePasswordPage,
   })),
-  route("/studyplans", notBuilt("Studyplans")),
-  route("/studies/:studyUuid/studyplans/create", notBuilt("Studyplans")),
-  route("/studyplans/:studyplanUuid/edit", notBuilt("Studyplans")),
-  route("/studyplans/:studyplanUuid", notBuilt("Studyplans")),
+  // Studyplans (spec §2.1): a per-study list, the editor on two routes, and the detail.
+  route("/studyplans", studyplans("List")),
+  route("/studies/:studyUuid/studyplans/create", studyplans("Editor")),
+  route("/studyplans/:studyplanUuid/edit", studyplans("Editor")),
+  route("/studyplans/:studyplanUuid", studyplans("Detail")),
   route("/visit-summary/:studyUuid", notBuilt("Visit summary")),
 ].filter((route) => !isPublic(route));

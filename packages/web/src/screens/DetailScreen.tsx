@@ -26,6 +26,8 @@ export type DetailDescription<T extends Row = Row> = {
   format?: string;
   /** Who may edit; the Edit link shows only for them. */
   writeAccess?: WriteAccess;
+  /** The route parameter holding the record's uuid or id, default "itemId". */
+  param?: string;
 };
 
 const show = (value: unknown): ReactNode =>
@@ -37,7 +39,7 @@ const show = (value: unknown): ReactNode =>
  */
 export function DetailScreen<T extends Row>({ description }: { description: DetailDescription<T> }) {
   const { resource, title, rows, idLabel = "Id", uuidLabel = "Uuid", format = "view" } = description;
-  const { itemId = "" } = useParams();
+  const itemId = useParams()[description.param ?? "itemId"] ?? "";
   const _navigate = useNavigate();
   const _location = useLocation();
   const { user } = useSession();

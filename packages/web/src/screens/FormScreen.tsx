@@ -2,16 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { type FieldErrors, loadingOverlayDelayMs, newUuid, type ResourceName } from "@trialdesk/domain";
 import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { useBlocker, useLocation, useNavigate, useNavigationType, useParams } from "react-router";
+import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
-import { isSessionExpiry } from "../app/countdown";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
-import { ConfirmDialog } from "../ui/dialog";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
 import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
 import { type FormApi, useFormState } from "./useFormState";
+import { useUnsavedChangesGuard } from "./useUnsavedChangesGuard";
 
 // biome-ignore lint/suspicious/noExplicitAny: form data is whatever the resource's schema describes
 type Data = Record<string, any>;
@@ -122,23 +121,7 @@ function RecordForm<T extends Data>({
   const [failedSaves, setFailedSaves] = useState(0);
   const [conflict, setConflict] = useState(false);
 
-  // The unsaved-changes guard: in-app navigation asks first, the browser warns on leaving. An expired
-  // session still ends (the countdown's navigation to /logout passes).
-  const unsaved = useRef(form.unsaved);
-  unsaved.current = form.unsaved;
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      unsaved.current && currentLocation.pathname !== nextLocation.pathname && !isSessionExpiry(nextLocation),
-  );
-  useEffect(() => {
-    if (!form.unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [form.unsaved]);
+  const guard = useUnsavedChangesGuard(form.unsaved);
 
   const goBack = useGoBack(`/${resource}`);
   const canWrite = useCanWrite(description.writeAccess);
@@ -169,7 +152,7 @@ function RecordForm<T extends Data>({
       });
       description.onSaved?.(saved);
       form.setLoaded(saved);
-      unsaved.current = false;
+      guard.release();
       navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
     } catch (error) {
       if (error instanceof ApiError && error.isBadRequest) {
@@ -291,15 +274,7 @@ function RecordForm<T extends Data>({
 
       <LoadingOverlay show={loading} />
 
-      <ConfirmDialog
-        open={blocker.state === "blocked"}
-        title="Unsaved Changes"
-        text="You have unsaved changes. Are you sure you want to leave without saving?"
-        confirmLabel="Yes, Leave"
-        cancelLabel="Stay on Page"
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      />
+      {guard.dialog}
     </section>
   );
 }

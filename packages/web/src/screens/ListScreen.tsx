@@ -41,6 +41,10 @@ export type ListDescription<T extends Row = Row> = {
   options?: { add?: boolean; edit?: boolean; view?: boolean; remove?: boolean };
   /** Replaces the edit route, e.g. to open another screen. */
   onEdit?: (item: T) => void;
+  /** Per-row routes of the edit and view actions when they are not /{resource}/{routeId}[/edit]; a
+   * view route of null hides the view action on that row (e.g. a study without a studyplan). */
+  editRoute?: (item: T) => string;
+  viewRoute?: (item: T) => string | null;
   /** A route to open when a row is clicked. */
   rowClick?: (item: T) => string;
   /** The text naming an item in the Remove dialog and the action labels; default its name. */
@@ -261,6 +265,8 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
             items.map((item) => {
               const name = describe(item);
               const target = `/${resource}/${item[routeId]}`;
+              const viewTarget = description.viewRoute ? description.viewRoute(item) : target;
+              const editTarget = description.editRoute?.(item) ?? `${target}/edit`;
               const rowRoute = description.rowClick?.(item);
               return (
                 <tr
@@ -277,8 +283,8 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
                     // Clicks on the actions must not also open the row.
                     <Td className="text-right whitespace-nowrap" onClick={(event) => event.stopPropagation()}>
                       <span className="inline-flex gap-1">
-                        {options.view && (
-                          <RowAction to={target} label={`View ${name}`} title="View">
+                        {options.view && viewTarget && (
+                          <RowAction to={viewTarget} label={`View ${name}`} title="View">
                             <Eye aria-hidden="true" className="size-4" />
                           </RowAction>
                         )}
@@ -292,7 +298,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
                               <Pencil aria-hidden="true" className="size-4" />
                             </RowAction>
                           ) : (
-                            <RowAction to={`${target}/edit`} label={`Edit ${name}`} title="Edit">
+                            <RowAction to={editTarget} label={`Edit ${name}`} title="Edit">
                               <Pencil aria-hidden="true" className="size-4" />
                             </RowAction>
                           ))}

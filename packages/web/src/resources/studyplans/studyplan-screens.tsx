@@ -1,0 +1,113 @@
+import { type StudyplanListRow, type StudyplanStatus, studyplanStatus } from "@trialdesk/domain";
+import { useParams } from "react-router";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { Badge, type BadgeColor } from "../../ui/badge";
+import { type PlanRecord, StudyplanEditor } from "./studyplan-editor";
+
+const statusColors: Record<StudyplanStatus, BadgeColor> = {
+  Missing: "red",
+  Incomplete: "amber",
+  Complete: "green",
+  Unknown: "gray",
+};
+
+/** Where a study's row leads: its plan's editor, or a new plan for the study (spec §2.5). */
+const planRoute = (row: StudyplanListRow) =>
+  row.studyplanUuid ? `/studyplans/${row.studyplanUuid}/edit` : `/studies/${row.studyUuid}/studyplans/create`;
+
+/** The studyplans list (spec §2.5): one row per study, its visit counts and the plan's status. */
+const list: ListDescription<StudyplanListRow> = {
+  resource: "studyplans",
+  title: "Studyplans",
+  rowId: "studyUuid",
+  columns: [
+    { key: "studyId", title: "Study Id", sortable: true, className: "w-24" },
+    { key: "studyName", title: "Study", sortable: true },
+    { key: "protocolNr", title: "Protocol number", sortable: true },
+    {
+      key: "visits",
+      title: "Visits",
+      format: (row) => (
+        <span className="flex flex-col text-xs text-gray-700">
+          <span>Studyplan: {row.studyplanVisitCount}</span>
+          <span>Mandatory: {row.mandatoryVisitCount ?? 0}</span>
+        </span>
+      ),
+    },
+    {
+      key: "status",
+      title: "Status",
+      className: "w-32",
+      format: (row) => {
+        const status = studyplanStatus(row);
+        return <Badge color={statusColors[status]}>{status}</Badge>;
+      },
+    },
+  ],
+  options: { add: false },
+  rowClick: planRoute,
+  editRoute: planRoute,
+  viewRoute: (row) => (row.studyplanUuid ? `/studyplans/${row.studyplanUuid}` : null),
+  describe: (row) => `the studyplan of ${row.studyName}`,
+};
+
+const show = (value: unknown) => (value === null || value === undefined ? "—" : String(value));
+
+/** The detail rows (spec §2.5): the plan's study, then one block per schedule entry. */
+const detail: DetailDescription<PlanRecord> = {
+  resource: "studyplans",
+  title: "Studyplan",
+  param: "studyplanUuid",
+  rows: [
+    { label: "StudyId", value: (plan) => show(plan.studyId) },
+    { label: "Study", value: (plan) => show(plan.studyName) },
+    {
+      label: "Schedule",
+      value: (plan) =>
+        plan.schedule.length === 0 ? (
+          "—"
+        ) : (
+          <ol className="flex flex-col gap-2">
+            {plan.schedule.map((entry) => (
+              <li key={entry.id ?? entry.sequence} className="rounded-md border border-gray-200 px-3 py-2">
+                <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-0.5">
+                  {(
+                    [
+                      ["Id", entry.id],
+                      ["StudyId", plan.studyId],
+                      ["VisitId", entry.fromVisitId],
+                      ["Sequence", entry.sequence],
+                      ["DaysFromStart", entry.daysFromStart],
+                      ["AllowedDaysBefore", entry.allowedDaysBefore],
+                      ["AllowedDaysAfter", entry.allowedDaysAfter],
+                    ] as const
+                  ).map(([label, value]) => (
+                    <div key={label} className="contents">
+                      <dt className="text-gray-600">{label}</dt>
+                      <dd>{show(value)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </li>
+            ))}
+          </ol>
+        ),
+    },
+  ],
+};
+
+export const List = () => <ListScreen description={list} />;
+export const Detail = () => <DetailScreen description={detail} />;
+
+/** /studies/:studyUuid/studyplans/create and /studyplans/:studyplanUuid/edit; a new route starts afresh. */
+export function Editor() {
+  const { studyUuid, studyplanUuid } = useParams();
+  return (
+    <StudyplanEditor
+      key={studyplanUuid ?? `new-${studyUuid}`}
+      studyUuid={studyplanUuid ? undefined : studyUuid}
+      studyplanUuid={studyplanUuid}
+    />
+  );
+}
