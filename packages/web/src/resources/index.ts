@@ -85,7 +85,10 @@ export const resourceRoutes: RouteObject[] = [
     "studies",
     screensOf(() => import("./studies/study-screens")),
   ),
-  ...notBuiltCrud("patients", "Patients"),
+  ...crud(
+    "patients",
+    screensOf(() => import("./patients/patient-screens")),
+  ),
   ...notBuiltCrud("study-patients", "Study patients"),
   ...notBuiltCrud("patient-visits", "Patient visits"),
   ...crud(

@@ -28,6 +28,8 @@ export type FormDescription<T extends Data> = {
   normalize?: (data: T) => T;
   /** The domain validator; it runs before anything is sent. */
   validate: (data: T) => FieldErrors;
+  /** What is sent, made from the form data on save (e.g. the patient's phones normalised, the active site). */
+  prepare?: (data: T) => T;
   /** A list of fields, or a render function for forms with their own layout. */
   fields: FieldSpec[] | ((form: FormApi<T>, save: SaveState) => ReactNode);
   /** Toast texts when they differ from "{title} created" / "{title} updated" and "Error saving {title}". */
@@ -131,7 +133,8 @@ function RecordForm<T extends Data>({
 
   const save = async () => {
     if (!ready || saving || !canWrite) return;
-    const data = editable(normalize ? normalize(form.formData) : form.formData);
+    const normalized = editable(normalize ? normalize(form.formData) : form.formData);
+    const data = description.prepare ? description.prepare(normalized) : normalized;
     const errors = validate(data);
     if (Object.keys(errors).length > 0) {
       form.setErrors(errors);

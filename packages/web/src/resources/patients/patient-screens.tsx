@@ -1,0 +1,240 @@
+import {
+  birthDateBounds,
+  emptyPatient,
+  isActiveStatus,
+  normalizePatient,
+  type Patient,
+  type PatientContactInput,
+  type PatientInput,
+  type PatientListRow,
+  patientName,
+  patientStatuses,
+  preparePatientForSave,
+  type SiteOption,
+  sexes,
+  statusDetailsMaxLength,
+  toIsoDate,
+  validatePatient,
+} from "@trialdesk/domain";
+import { type ReactNode, useMemo } from "react";
+import { getConfig } from "../../app/config";
+import { useActiveSite } from "../../app/site";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type FieldSpec, FormField } from "../../screens/FormFields";
+import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import type { FormApi } from "../../screens/useFormState";
+import { Badge } from "../../ui/badge";
+import { countryName } from "../../ui/country-select";
+import { ContactsBlock } from "./contacts-block";
+
+/** Patient screens work in the active site (spec §1, §2.5); without one they show only this. */
+export function NoSiteChosen() {
+  return (
+    <section className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
+      <p role="status" className="text-base font-medium text-gray-800">
+        Please select a site first
+      </p>
+    </section>
+  );
+}
+
+/** Green Active when the status is 1, otherwise red Inactive (spec §2.5). */
+export const StatusBadge = ({ status }: { status: unknown }) =>
+  isActiveStatus(status) ? <Badge color="green">Active</Badge> : <Badge color="red">Inactive</Badge>;
+
+const listOf = (site: SiteOption): ListDescription<PatientListRow> => ({
+  resource: "patients",
+  title: "Patients",
+  // The active site's patients, as list rows with the derived name, phone and study code.
+  query: { format: "list", siteId: site.id },
+  columns: [
+    { key: "id", title: "Id", sortable: true, className: "w-16" },
+    { key: "barcode", title: "Barcode", sortable: true },
+    { key: "name", title: "Name", sortable: true },
+    { key: "birthDate", title: "Birth date", sortable: true, className: "text-center" },
+    { key: "ssn", title: "SSN", sortable: true },
+    { key: "phone", title: "Phone" },
+    { key: "projectInternalCode", title: "Study", className: "text-center" },
+    {
+      key: "status",
+      title: "Status",
+      sortable: true,
+      format: (row) => <StatusBadge status={row.status} />,
+    },
+  ],
+  describe: (row) => `${row.name} (${row.barcode})`,
+});
+
+type Form = Partial<PatientInput>;
+
+const detailFields = (bounds: { min: string; max: string }): FieldSpec[] => [
+  { name: "barcode", label: "Barcode", readOnly: true, hint: "Given when the patient is first saved" },
+  { name: "patientDetail.firstName", label: "First name", required: true },
+  { name: "patientDetail.lastName", label: "Last name", required: true },
+  { name: "patientDetail.ssn", label: "SSN" },
+  { name: "patientDetail.birthName", label: "Birth name" },
+  { name: "patientDetail.motherName", label: "Mother name" },
+  { name: "patientDetail.birthCity", label: "Birth city" },
+  { name: "patientDetail.birthCountryCode", label: "Birth country", kind: "country" },
+  { name: "patientDetail.birthDate", label: "Birth date", kind: "date", min: bounds.min, max: bounds.max },
+];
+
+const addressFields: FieldSpec[] = [
+  { name: "address.countryCode", label: "Country", kind: "country" },
+  { name: "address.postalCode", label: "Postal code", width: "small", maxLength: 20 },
+  { name: "address.city", label: "City" },
+  { name: "address.streetAddress", label: "Street address", width: "full" },
+];
+
+const statusField: FieldSpec = {
+  name: "status",
+  label: "Status",
+  kind: "select",
+  options: patientStatuses.map((s) => ({ value: s.value, label: s.label })),
+};
+const statusDetailsField: FieldSpec = {
+  name: "statusDetails",
+  label: "Inactivity reason",
+  maxLength: statusDetailsMaxLength,
+  width: "full",
+};
+
+/** The sex radio (spec §2.5): Male or Female; a new patient is UNK, neither chosen. */
+function SexRadio({ form }: { form: FormApi<Form> }) {
+  const sex = form.formData.patientDetail?.sex;
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-gray-800">Sex</legend>
+      <div className="mt-1 flex gap-4">
+        {sexes.map((option) => (
+          <label key={option.value} className="inline-flex items-center gap-1.5 text-sm text-gray-900">
+            <input
+              type="radio"
+              name="patientDetail.sex"
+              value={option.value}
+              checked={sex === option.value}
+              onChange={() => form.setValue("sex", option.value)}
+              className="size-4 accent-blue-700"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+const Section = ({ title, children }: { title: string; children: ReactNode }) => (
+  <section
+    aria-label={title}
+    className="flex flex-col gap-3 border-t border-gray-100 pt-4 first:border-0 first:pt-0"
+  >
+    <h2 className="text-base font-semibold text-gray-900">{title}</h2>
+    {children}
+  </section>
+);
+
+/** The patient editor's layout; every change goes through the generic form state's actions. */
+function PatientFields({ form }: { form: FormApi<Form> }) {
+  const { minimumPatientAge, maximumPatientAge } = getConfig();
+  const bounds = birthDateBounds(toIsoDate(new Date()), minimumPatientAge, maximumPatientAge);
+  const field = (spec: FieldSpec) => <FormField key={spec.name} spec={spec} form={form} />;
+  return (
+    <>
+      <Section title="Patient">
+        <SexRadio form={form} />
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2">{detailFields(bounds).map(field)}</div>
+      </Section>
+      <Section title="Contact details">
+        <ContactsBlock
+          contacts={form.formData.contacts as PatientContactInput[] | undefined}
+          errors={form.errors}
+          onChange={(contacts) => form.setPart("contacts", contacts)}
+        />
+      </Section>
+      <Section title="Address">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2">{addressFields.map(field)}</div>
+      </Section>
+      <div className="flex flex-col gap-3 border-t border-gray-100 pt-4">
+        {field(statusField)}
+        {!isActiveStatus(form.formData.status) && field(statusDetailsField)}
+      </div>
+    </>
+  );
+}
+
+const formOf = (site: SiteOption): FormDescription<Form> => ({
+  resource: "patients",
+  title: "Patient",
+  createTitle: "Add Patient",
+  editTitle: "Edit Patient",
+  empty: emptyPatient,
+  normalize: normalizePatient,
+  validate: validatePatient,
+  // Phones normalised, empty contacts left out, and the record is the active site's (spec §4 Patient).
+  prepare: (data) => ({ ...preparePatientForSave(data), recorderSiteId: site.id }),
+  fields: (form) => <PatientFields form={form} />,
+});
+
+const show = (value: string | null | undefined) => value || "—";
+
+const detail: DetailDescription<Patient> = {
+  resource: "patients",
+  title: "Patient",
+  rows: [
+    { label: "Barcode", value: (p) => p.barcode },
+    { label: "Name", value: (p) => patientName(p.patientDetail.lastName, p.patientDetail.firstName) },
+    { label: "First name", value: (p) => p.patientDetail.firstName },
+    { label: "Last name", value: (p) => p.patientDetail.lastName },
+    {
+      label: "Sex",
+      value: (p) => sexes.find((s) => s.value === p.patientDetail.sex)?.label ?? "—",
+    },
+    { label: "SSN", value: (p) => show(p.patientDetail.ssn) },
+    { label: "Birth name", value: (p) => show(p.patientDetail.birthName) },
+    { label: "Mother name", value: (p) => show(p.patientDetail.motherName) },
+    { label: "Birth city", value: (p) => show(p.patientDetail.birthCity) },
+    { label: "Birth country", value: (p) => show(countryName(p.patientDetail.birthCountryCode)) },
+    { label: "Birth date", value: (p) => show(p.patientDetail.birthDate) },
+    {
+      label: "Contacts",
+      value: (p) =>
+        p.contacts.length === 0 ? (
+          "—"
+        ) : (
+          <ul className="flex flex-col gap-0.5">
+            {p.contacts.map((c) => (
+              <li key={c.id ?? c.value}>
+                <span className="font-medium">{c.contactType}</span> {c.value}
+                {c.notes && <span className="text-gray-600"> — {c.notes}</span>}
+              </li>
+            ))}
+          </ul>
+        ),
+    },
+    { label: "Country", value: (p) => show(countryName(p.address?.countryCode)) },
+    { label: "Postal code", value: (p) => show(p.address?.postalCode) },
+    { label: "City", value: (p) => show(p.address?.city) },
+    { label: "Street address", value: (p) => show(p.address?.streetAddress) },
+    { label: "Status", value: (p) => <StatusBadge status={p.status} /> },
+    { label: "Inactivity reason", value: (p) => show(p.statusDetails) },
+    // The rest of the spec's other listing of the view (id, uuid, barcode, status and statusDetails are above).
+    { label: "Address id", value: (p) => (p.addressId === null ? "—" : String(p.addressId)) },
+    { label: "Recorder site id", value: (p) => String(p.recorderSiteId) },
+  ],
+};
+
+export function List() {
+  const { site } = useActiveSite();
+  const description = useMemo(() => (site ? listOf(site) : null), [site]);
+  return description ? <ListScreen description={description} /> : <NoSiteChosen />;
+}
+
+export function Form() {
+  const { site } = useActiveSite();
+  const description = useMemo(() => (site ? formOf(site) : null), [site]);
+  return description ? <FormScreen description={description} /> : <NoSiteChosen />;
+}
+
+export const Detail = () => <DetailScreen description={detail} />;
