@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, date, index, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, uuidUnique } from "../../db/columns";
+import { fkIndex, oneOf, recordColumns, trgm, uuidUnique } from "../../db/columns";
 import { closeReasons } from "../../db/enums";
 import { patients } from "../patients/patients.table";
 import { studies } from "../studies/studies.table";
@@ -29,7 +29,10 @@ export const studyPatients = pgTable(
   },
   (t) => [
     uuidUnique("study_patients", t.uuid),
-    uniqueIndex("study_patients_study_id_patient_id_unique").on(t.studyId, t.patientId),
+    // One ACTIVE assignment per patient and study; closed ones stay as history and never block a new one.
+    uniqueIndex("study_patients_active_study_id_patient_id_unique")
+      .on(t.studyId, t.patientId)
+      .where(sql`${t.active}`),
     oneOf("study_patients", "close_reason", t.closeReason, closeReasons),
     // The close reason is mandatory when closed (spec §5).
     check("study_patients_closed_check", sql`${t.active} or ${t.closeReason} is not null`),
@@ -37,5 +40,8 @@ export const studyPatients = pgTable(
     fkIndex("study_patients", "started_by", t.startedBy),
     fkIndex("study_patients", "closed_by", t.closedBy),
     index("study_patients_study_id_screen_nr_idx").on(t.studyId, t.screenNr),
+    // The list search (screen and random numbers; barcode and names are searched on patients).
+    trgm("study_patients", "screen_nr", t.screenNr),
+    trgm("study_patients", "random_nr", t.randomNr),
   ],
 );
