@@ -74,4 +74,21 @@ describe("SearchableSelect", () => {
     await user.keyboard("{ArrowDown}{Enter}");
     expect(screen.getByLabelText("Therapy Category")).toHaveTextContent("Cardiology");
   });
+
+  it("opens with the arrow keys, and Escape closes it keeping the choice and the focus", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={3} />);
+    const trigger = screen.getByLabelText("Therapy Category");
+    trigger.focus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("option", { name: "Oncology" })).toBeInTheDocument();
+    await user.keyboard("{ArrowDown}{Enter}");
+    expect(trigger).toHaveTextContent("Cardiology");
+    await user.keyboard("{ArrowUp}");
+    expect(screen.getAllByRole("option")).toHaveLength(3);
+    await user.keyboard("{Escape}");
+    expect(screen.queryAllByRole("option")).toHaveLength(0);
+    expect(trigger).toHaveTextContent("Cardiology");
+    expect(trigger).toHaveFocus();
+  });
 });

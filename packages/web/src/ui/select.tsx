@@ -77,6 +77,13 @@ export function SearchableSelect<V extends SelectValue>({
           aria-controls={open ? listId : undefined}
           aria-haspopup="listbox"
           {...ariaControl}
+          // As in the ARIA combobox pattern, the arrow keys open the closed list too.
+          onKeyDown={(event) => {
+            if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !open && !disabled) {
+              event.preventDefault();
+              setOpen(true);
+            }
+          }}
           className={`flex w-full items-center justify-between gap-2 rounded-md border bg-white px-2.5 py-1.5 text-left text-sm shadow-sm focus-visible:outline-2 focus-visible:outline-blue-600 disabled:bg-gray-100 ${control["aria-invalid"] ? "border-red-600" : "border-gray-300"} ${className}`}
         >
           <span className={chosen ? "truncate text-gray-900" : "truncate text-gray-500"}>
