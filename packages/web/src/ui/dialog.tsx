@@ -1,5 +1,5 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { Button } from "./button";
 
 /**
@@ -29,11 +29,26 @@ export function ConfirmDialog({
   busy?: boolean;
   destructive?: boolean;
 }) {
+  // Opened from code, not by a Radix Trigger: remember what had the focus, and give it back on close
+  // (Escape or Cancel returns a keyboard user to the Remove button or Back they came from).
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-gray-900/40" />
-        <RadixDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl focus:outline-none">
+        <RadixDialog.Content
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+            opener.current = null;
+          }}
+          className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl focus:outline-none"
+        >
           <RadixDialog.Title className="text-lg font-semibold text-gray-900">{title}</RadixDialog.Title>
           <RadixDialog.Description className="mt-2 text-sm text-gray-700">{text}</RadixDialog.Description>
           {children && <div className="mt-2 text-sm font-medium text-gray-900">{children}</div>}
