@@ -17,6 +17,8 @@ import { requestId } from "./http/request-id";
 import { registerWebApp } from "./http/static";
 import { monitorsResource } from "./resources/monitors/monitors.resource";
 import { partnersResource } from "./resources/partners/partners.resource";
+import { patientVisitDetailRoutes } from "./resources/patient-visits/patient-visit-detail.routes";
+import { patientVisitsResource } from "./resources/patient-visits/patient-visits.resource";
 import { patientsResource } from "./resources/patients/patients.resource";
 import { patientLookupRoutes } from "./resources/patients/patients.routes";
 import { projectsResource } from "./resources/projects/projects.resource";
@@ -44,6 +46,7 @@ export const resources = [
   visitsResource,
   patientsResource,
   studyplansResource,
+  patientVisitsResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */
@@ -96,6 +99,7 @@ export async function buildApp(options: {
   userRoutes(app, deps);
   studyVisitsRoutes(app, deps);
   patientLookupRoutes(app);
+  patientVisitDetailRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {

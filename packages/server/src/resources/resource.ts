@@ -86,6 +86,8 @@ export type ResourceDescription<Input extends Row = Row> = {
   /** Sortable list keys (`?order=`) → what to sort by. */
   sort: Record<string, PgColumn | SQL | SQL.Aliased>;
   defaultSort?: string;
+  /** The direction of the default sort when the call names no order (e.g. newest visits first). */
+  defaultDirection?: "asc" | "desc";
   /** Columns the list's searchTerm matches with ILIKE (each trigram-indexed). */
   search: (PgColumn | SQL)[];
   filters?: Record<string, Filter>;
@@ -286,7 +288,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       }
       const where = and(...conditions);
       const by = def.sort[q.order ?? defaultSort] as SQLWrapper;
-      const direction = q.direction === "desc" ? desc : asc;
+      const direction =
+        (q.direction ?? (q.order ? "asc" : (def.defaultDirection ?? "asc"))) === "desc" ? desc : asc;
       const [rows, totals] = await Promise.all([
         select(db, format)
           .where(where)

@@ -1,4 +1,4 @@
-import type { MonitorInput, PatientInput, UserInput } from "@trialdesk/domain";
+import type { MonitorInput, PatientInput, PatientVisitInput, UserInput } from "@trialdesk/domain";
 import {
   newUuid,
   type PartnerInput,
@@ -19,6 +19,7 @@ import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
+import { patientVisits } from "../resources/patient-visits/patient-visits.table";
 import { insertPatient } from "../resources/patients/patients.resource";
 import { projectSites, projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
@@ -502,4 +503,45 @@ export function patientInput(
 export async function createPatient(db: Db, siteId: number, overrides: Partial<PatientInput> = {}) {
   const input = patientInput(siteId, overrides);
   return db.transaction((tx) => insertPatient(tx, input, siteId, input.uuid ?? newUuid("patients")));
+}
+
+/** A patient visit as the visit form sends it: a completed visit with an OK result unless told otherwise. */
+export function patientVisitInput(
+  refs: { patientId: number; studyId: number; visitId: number },
+  overrides: Partial<PatientVisitInput> = {},
+): PatientVisitInput {
+  return {
+    uuid: newUuid("patient-visits"),
+    ...refs,
+    visitDate: "2025-04-14",
+    visitTime: "09:30",
+    visitStatus: "COMPLETED",
+    visitResult: "OK",
+    notes: "",
+    ...overrides,
+  };
+}
+
+/** Writes a patient visit (the caller makes sure the patient is assigned to the study). */
+export async function createPatientVisit(
+  db: DbOrTx,
+  refs: { patientId: number; studyId: number; visitId: number },
+  overrides: Partial<PatientVisitInput> = {},
+) {
+  const input = patientVisitInput(refs, overrides);
+  const [row] = await db
+    .insert(patientVisits)
+    .values({
+      uuid: input.uuid ?? newUuid("patient-visits"),
+      patientId: refs.patientId,
+      studyId: refs.studyId,
+      visitId: refs.visitId,
+      visitDate: input.visitDate || null,
+      visitTime: input.visitTime || null,
+      visitStatus: input.visitStatus ?? "BOOKED",
+      visitResult: input.visitResult ?? null,
+      notes: input.notes || null,
+    })
+    .returning();
+  return row;
 }

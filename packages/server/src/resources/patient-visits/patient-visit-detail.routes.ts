@@ -1,0 +1,142 @@
+import type { PatientVisitDetail, VisitOption } from "@trialdesk/domain";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { currentUser, type SessionUser } from "../../auth/guards";
+import type { Db } from "../../db/client";
+import type { Deps } from "../../deps";
+import { send } from "../../http/envelope";
+import { notFound, validationError } from "../../http/errors";
+import { patientScope } from "../patients/patients.resource";
+import { patients } from "../patients/patients.table";
+import { projects } from "../projects/projects.table";
+import { parseQuery } from "../resource";
+import { studies } from "../studies/studies.table";
+import { studyPatients } from "../study-patients/study-patients.table";
+import { visits } from "../visits/visits.table";
+import { patientVisitScope } from "./patient-visits.resource";
+import { patientVisits } from "./patient-visits.table";
+
+const id = (message: string) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
+
+const query = z.strictObject({
+  patientVisitUuid: z.string().min(1).max(80).optional(),
+  patientId: id("Patient must be a number").optional(),
+  studyId: id("Study must be a number").optional(),
+});
+
+/** The patient's study when none is named: the most recent active assignment, else the latest one. */
+async function assignedStudyId(db: Db, patientId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ studyId: studyPatients.studyId })
+    .from(studyPatients)
+    .where(eq(studyPatients.patientId, patientId))
+    .orderBy(
+      desc(studyPatients.active),
+      sql`${studyPatients.startDate} desc nulls last`,
+      desc(studyPatients.id),
+    )
+    .limit(1);
+  return row?.studyId ?? null;
+}
+
+/** Every visit of the study in id order, with the patient's recorded data where there is some. */
+async function visitOptions(
+  db: Db,
+  patientId: number,
+  studyId: number,
+): Promise<Record<string, VisitOption>> {
+  const rows = await db
+    .select({
+      visitName: visits.name,
+      visitUuid: visits.uuid,
+      visitId: visits.id,
+      visitType: visits.visitTypeId,
+      mandatory: sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 end`,
+      visitStatus: patientVisits.visitStatus,
+      visitResult: patientVisits.visitResult,
+      visitDate: patientVisits.visitDate,
+      visitTime: sql<string | null>`to_char(${patientVisits.visitTime}, 'HH24:MI')`,
+      notes: patientVisits.notes,
+      patientVisitId: patientVisits.id,
+      patientVisitUuid: patientVisits.uuid,
+      patientVisitVersion: patientVisits.version,
+    })
+    .from(visits)
+    .leftJoin(
+      patientVisits,
+      and(
+        eq(patientVisits.visitId, visits.id),
+        eq(patientVisits.patientId, patientId),
+        eq(patientVisits.studyId, studyId),
+      ),
+    )
+    .where(eq(visits.studyId, studyId))
+    .orderBy(asc(visits.id));
+  return Object.fromEntries(rows.map((row) => [String(row.visitId), row as VisitOption]));
+}
+
+async function detailOf(
+  db: Db,
+  user: SessionUser,
+  patientId: number,
+  studyId: number | null,
+): Promise<PatientVisitDetail> {
+  const [patient] = await db
+    .select({
+      patientId: patients.id,
+      barcode: patients.barcode,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+    })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), patientScope(user)));
+  if (!patient) throw notFound("Patient not found");
+  const chosenStudy = studyId ?? (await assignedStudyId(db, patientId));
+  if (chosenStudy === null) return { patient, study: null, visits: {} };
+  const [study] = await db
+    .select({
+      studyId: studies.id,
+      studyUuid: studies.uuid,
+      internalCode: projects.internalCode,
+      projectWorkingName: projects.workingName,
+    })
+    .from(studies)
+    .innerJoin(projects, eq(projects.id, studies.projectId))
+    .where(eq(studies.id, chosenStudy));
+  if (!study) throw notFound("Study not found");
+  return { patient, study, visits: await visitOptions(db, patientId, study.studyId) };
+}
+
+/**
+ * GET /api/patient-visit-detail?patientVisitUuid=… | ?patientId=…[&studyId=…] (spec §3, §7): the
+ * patient, the study (the patient visit's, the one named, or the patient's current assignment's)
+ * and all the study's visits keyed by visit id, each with the patient's data for it when recorded.
+ * Site-scoped like the records: another site's patient or visit reads as missing.
+ */
+export function patientVisitDetailRoutes(app: FastifyInstance, deps: Deps) {
+  app.get(
+    "/api/patient-visit-detail",
+    { schema: { querystring: query, tags: ["patient-visits"] } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const q = parseQuery(query, request.query);
+      if (q.patientVisitUuid !== undefined) {
+        const [visit] = await deps.db
+          .select({ patientId: patientVisits.patientId, studyId: patientVisits.studyId })
+          .from(patientVisits)
+          .where(and(eq(patientVisits.uuid, q.patientVisitUuid), patientVisitScope(user)));
+        if (!visit) throw notFound("Patient visit not found");
+        return send(request, reply, await detailOf(deps.db, user, visit.patientId, visit.studyId));
+      }
+      if (q.patientId === undefined) {
+        throw validationError(
+          [{ field: "patientId", message: "Give patientVisitUuid or patientId" }],
+          "Invalid query parameters",
+        );
+      }
+      return send(request, reply, await detailOf(deps.db, user, q.patientId, q.studyId ?? null));
+    },
+  );
+}

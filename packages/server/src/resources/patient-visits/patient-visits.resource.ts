@@ -1,0 +1,204 @@
+import {
+  type FieldErrors,
+  normalizePatientVisit,
+  type PatientVisitInput,
+  patientVisitSchema,
+  validatePatientVisit,
+} from "@trialdesk/domain";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import type { SessionUser } from "../../auth/guards";
+import type { Db, Tx } from "../../db/client";
+import { validationError } from "../../http/errors";
+import { patientScope } from "../patients/patients.resource";
+import { patients } from "../patients/patients.table";
+import { defineResource } from "../resource";
+import { studies } from "../studies/studies.table";
+import { studyPatients } from "../study-patients/study-patients.table";
+import { visits } from "../visits/visits.table";
+import { patientVisits } from "./patient-visits.table";
+
+export const patientVisitMessages = {
+  patientRequired: "Patient is required",
+  studyRequired: "Study is required",
+  visitRequired: "Visit is required",
+  notAssigned: "The patient is not assigned to this study",
+  visitOfOtherStudy: "This visit does not belong to the study",
+  alreadyRecorded: "This visit is already recorded for the patient",
+} as const;
+
+/**
+ * Patient visits are site-scoped through their patient (DESIGN §4): staff see and change the visits
+ * of their sites' patients; administrators all. Uses only the base table (a subquery on patients).
+ */
+export function patientVisitScope(user: SessionUser | null): SQL | undefined {
+  const patientsOfUser = patientScope(user);
+  if (!patientsOfUser) return undefined;
+  return inArray(
+    patientVisits.patientId,
+    sql`(select ${patients.id} from ${patients} where ${patientsOfUser})`,
+  );
+}
+
+/**
+ * The patient's screen number in the study: from its assignment, the active one first, else the
+ * latest. Drizzle leaves single-table columns unqualified, so the correlation names the table.
+ */
+const screenNumber = sql<string | null>`(select sp.screen_nr from ${studyPatients} sp
+  where sp.patient_id = ${sql.raw('"patient_visits"."patient_id"')}
+    and sp.study_id = ${sql.raw('"patient_visits"."study_id"')}
+  order by sp.active desc, sp.start_date desc nulls last, sp.id desc limit 1)`;
+/** HH:mm as the wire carries it; the column is a time of day. */
+const visitTime = sql<string | null>`to_char(${patientVisits.visitTime}, 'HH24:MI')`;
+const patientName = sql<string>`${patients.lastName} || ' ' || ${patients.firstName}`;
+
+const joins = (query: PgSelect) =>
+  query
+    .innerJoin(patients, eq(patients.id, patientVisits.patientId))
+    .innerJoin(studies, eq(studies.id, patientVisits.studyId))
+    .innerJoin(visits, eq(visits.id, patientVisits.visitId));
+
+const idParam = (message: string) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
+
+/**
+ * The spec's validator lets everything pass (spec §5); what a visit cannot be stored without is
+ * checked here, with the references' own messages.
+ */
+function validate(input: PatientVisitInput): FieldErrors {
+  const errors: FieldErrors = { ...validatePatientVisit(input) };
+  if (input.patientId == null) errors.patientId = patientVisitMessages.patientRequired;
+  if (input.studyId == null) errors.studyId = patientVisitMessages.studyRequired;
+  if (input.visitId == null) errors.visitId = patientVisitMessages.visitRequired;
+  return errors;
+}
+
+/**
+ * The references must hold together: a patient the user may see (otherwise it reads as missing, so
+ * other sites' patients never leak), assigned to the study (active or closed: visits of a closed
+ * assignment are history that staff still record and correct), and a visit of that study.
+ */
+async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: SessionUser | null) {
+  const patientId = input.patientId as number;
+  const studyId = input.studyId as number;
+  const visitId = input.visitId as number;
+  const [[patient], [assignment], [visit]] = await Promise.all([
+    tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.id, patientId), patientScope(user))),
+    tx
+      .select({ id: studyPatients.id })
+      .from(studyPatients)
+      .where(and(eq(studyPatients.patientId, patientId), eq(studyPatients.studyId, studyId)))
+      .limit(1),
+    tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId)),
+  ]);
+  if (!patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
+  const errors: FieldErrors = {};
+  if (!assignment) errors.studyId = patientVisitMessages.notAssigned;
+  if (!visit || visit.studyId !== studyId) errors.visitId = patientVisitMessages.visitOfOtherStudy;
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+/** Patient visits (spec §2.5, §3, §4 Patient visit form): one per patient, study and visit. */
+export const patientVisitsResource = defineResource<PatientVisitInput>({
+  name: "patient-visits",
+  label: "Patient visit",
+  table: patientVisits,
+  schema: patientVisitSchema,
+  normalize: normalizePatientVisit,
+  validate,
+  scope: patientVisitScope,
+  sort: {
+    patientVisitId: patientVisits.id,
+    id: patientVisits.id,
+    screenNumber,
+    patientName: sql`(${patients.lastName}, ${patients.firstName})`,
+    studyName: studies.workingName,
+    visitName: visits.name,
+    visitDate: sql`(${patientVisits.visitDate}, ${patientVisits.visitTime})`,
+    visitStatus: patientVisits.visitStatus,
+  },
+  // The most recent visits first.
+  defaultSort: "visitDate",
+  defaultDirection: "desc",
+  search: [patients.lastName, patients.firstName, patients.barcode, studies.workingName, visits.name],
+  filters: {
+    /** The active site's visits (through their patients). */
+    siteId: {
+      schema: idParam("Site must be a number"),
+      where: (siteId: number) =>
+        inArray(
+          patientVisits.patientId,
+          sql`(select ${patients.id} from ${patients} where ${patients.recorderSiteId} = ${siteId})`,
+        ),
+    },
+    patientId: {
+      schema: idParam("Patient must be a number"),
+      where: (id: number) => eq(patientVisits.patientId, id),
+    },
+    studyId: {
+      schema: idParam("Study must be a number"),
+      where: (id: number) => eq(patientVisits.studyId, id),
+    },
+  },
+  listFormat: "list",
+  formats: {
+    view: {
+      fields: {
+        id: patientVisits.id,
+        uuid: patientVisits.uuid,
+        version: patientVisits.version,
+        patientId: patientVisits.patientId,
+        studyId: patientVisits.studyId,
+        visitId: patientVisits.visitId,
+        visitDate: patientVisits.visitDate,
+        visitTime,
+        visitStatus: patientVisits.visitStatus,
+        visitResult: patientVisits.visitResult,
+        notes: patientVisits.notes,
+        patientName,
+        studyName: studies.workingName,
+        visitName: visits.name,
+        screenNumber,
+      },
+      joins,
+    },
+    /** The list rows of spec §2.5; the row id is patientVisitUuid. */
+    list: {
+      fields: {
+        patientVisitId: patientVisits.id,
+        patientVisitUuid: patientVisits.uuid,
+        screenNumber,
+        patientName,
+        studyName: studies.workingName,
+        visitName: visits.name,
+        visitDate: patientVisits.visitDate,
+        visitStatus: patientVisits.visitStatus,
+      },
+      joins,
+    },
+  },
+  toRow: async (input, { tx, user }) => {
+    await checkReferences(tx, input, user);
+    return {
+      patientId: input.patientId,
+      studyId: input.studyId,
+      visitId: input.visitId,
+      visitDate: input.visitDate || null,
+      visitTime: input.visitTime || null,
+      // A visit recorded without a status is a booking.
+      visitStatus: input.visitStatus ?? "BOOKED",
+      visitResult: input.visitResult ?? null,
+      notes: input.notes?.trim() ? input.notes : null,
+    };
+  },
+  unique: {
+    patient_visits_patient_id_study_id_visit_id_unique: {
+      field: "visitId",
+      message: patientVisitMessages.alreadyRecorded,
+    },
+  },
+});

@@ -1,0 +1,402 @@
+import type { ListData, PatientVisit, PatientVisitDetail, PatientVisitListRow } from "@trialdesk/domain";
+import { newUuid } from "@trialdesk/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { studyPatients } from "../src/resources/study-patients/study-patients.table";
+import {
+  createPatient,
+  createPatientVisit,
+  createSite,
+  createStudy,
+  createVisit,
+  patientVisitInput,
+} from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { setUpProject } from "./study-setup";
+
+type View = PatientVisit & {
+  patientName: string;
+  studyName: string;
+  visitName: string;
+  screenNumber: string | null;
+};
+
+describe.each(databaseKinds)("patient visits on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  /** Staff of site A only. */
+  let staffA: Session;
+  let siteA: { id: number };
+  let siteB: { id: number };
+  let study: { id: number; uuid: string; workingName: string };
+  let otherStudy: { id: number; uuid: string };
+  let visitIds: number[];
+  let otherStudyVisitId: number;
+  let project: { internalCode: string; workingName: string };
+
+  /** A patient of `siteId` assigned to the demo study (and only that one). */
+  const assignedPatient = async (siteId: number, screenNr = "S-001", lastName = "Kovács") => {
+    const patient = await createPatient(t.database.db, siteId, {
+      patientDetail: {
+        firstName: "Anna",
+        lastName,
+        ssn: null,
+        birthName: null,
+        birthDate: "1980-05-17",
+        birthCountryCode: "HU",
+        birthCity: null,
+        motherName: null,
+        sex: "FEMALE",
+        notes: null,
+      },
+    });
+    await t.database.db.insert(studyPatients).values({
+      uuid: newUuid("study-patients"),
+      studyId: study.id,
+      patientId: patient.id,
+      screenNr,
+      startDate: "2025-03-10",
+    });
+    return patient;
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    siteA = await createSite(t.database.db);
+    siteB = await createSite(t.database.db);
+    admin = await t.signedInUser({ isAdmin: true });
+    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    project = await setUpProject(t, "PV-TEST-001");
+    study = await createStudy(t.database.db, project as never);
+    otherStudy = await createStudy(t.database.db, project as never, { variant: "SUB-STUDY" });
+    visitIds = [];
+    for (const [name, visitTypeId, mandatory] of [
+      ["Screening", 20, 1],
+      ["Randomisation", 50, 1],
+      ["Week 4 phone call", 110, 0],
+    ] as const) {
+      visitIds.push((await createVisit(t.database.db, study.id, { name, visitTypeId, mandatory })).id);
+    }
+    otherStudyVisitId = (await createVisit(t.database.db, otherStudy.id, { name: "Other screening" })).id;
+  });
+  afterAll(() => t.close());
+
+  const url = "/api/patient-visits";
+  const create = (payload: object, session = staffA) =>
+    t.request<View>({ method: "POST", url, session, payload });
+  const update = (uuid: string, payload: object, session = staffA) =>
+    t.request<View>({ method: "PUT", url: `${url}/${uuid}`, session, payload });
+  const get = (id: string, session = staffA) =>
+    t.request<View>({ method: "GET", url: `${url}/${id}`, session });
+  const list = (query: string, session = staffA) =>
+    t.request<ListData<PatientVisitListRow>>({ method: "GET", url: `${url}?${query}`, session });
+  const detail = (query: string, session = staffA) =>
+    t.request<PatientVisitDetail>({ method: "GET", url: `/api/patient-visit-detail?${query}`, session });
+
+  it("records a visit and reads it back with the patient, study, visit and screen number", async () => {
+    const patient = await assignedPatient(siteA.id, "S-101", "Varga");
+    const input = patientVisitInput(
+      { patientId: patient.id, studyId: study.id, visitId: visitIds[0] },
+      { visitTime: "14:05", notes: "Fasting blood sample" },
+    );
+    const res = await create(input);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({
+      id: expect.any(Number),
+      uuid: input.uuid,
+      version: 1,
+      patientId: patient.id,
+      studyId: study.id,
+      visitId: visitIds[0],
+      visitDate: "2025-04-14",
+      visitTime: "14:05",
+      visitStatus: "COMPLETED",
+      visitResult: "OK",
+      notes: "Fasting blood sample",
+      patientName: "Varga Anna",
+      studyName: study.workingName,
+      visitName: "Screening",
+      screenNumber: "S-101",
+    });
+    expect((await get(input.uuid as string)).body.data).toEqual(res.body.data);
+    const rows = (await list(`patientId=${patient.id}`)).body.data.items;
+    expect(rows).toEqual([
+      {
+        patientVisitId: res.body.data.id,
+        patientVisitUuid: input.uuid,
+        screenNumber: "S-101",
+        patientName: "Varga Anna",
+        studyName: study.workingName,
+        visitName: "Screening",
+        visitDate: "2025-04-14",
+        visitStatus: "COMPLETED",
+      },
+    ]);
+  });
+
+  it("keeps one visit per patient, study and visit: a second is a field error on the visit", async () => {
+    const patient = await assignedPatient(siteA.id);
+    const refs = { patientId: patient.id, studyId: study.id, visitId: visitIds[1] };
+    expect((await create(patientVisitInput(refs))).status).toBe(201);
+    const again = await create(patientVisitInput(refs, { visitStatus: "BOOKED", visitResult: null }));
+    expect(again.status).toBe(400);
+    expect(again.body.header.fieldErrors).toEqual([
+      { field: "visitId", message: "This visit is already recorded for the patient" },
+    ]);
+    // Moving another visit onto the recorded one is refused the same way.
+    const other = (await create(patientVisitInput({ ...refs, visitId: visitIds[2] }))).body.data;
+    const moved = await update(other.uuid, { ...other, visitId: visitIds[1] });
+    expect(moved.body.header.fieldErrors).toEqual([
+      { field: "visitId", message: "This visit is already recorded for the patient" },
+    ]);
+  });
+
+  it("needs the patient assigned to the study (a closed assignment counts) and a visit of that study", async () => {
+    const unassigned = await createPatient(t.database.db, siteA.id);
+    const res = await create(
+      patientVisitInput({ patientId: unassigned.id, studyId: study.id, visitId: visitIds[0] }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual([
+      { field: "studyId", message: "The patient is not assigned to this study" },
+    ]);
+    const patient = await assignedPatient(siteA.id);
+    const foreignVisit = await create(
+      patientVisitInput({ patientId: patient.id, studyId: study.id, visitId: otherStudyVisitId }),
+    );
+    expect(foreignVisit.body.header.fieldErrors).toEqual([
+      { field: "visitId", message: "This visit does not belong to the study" },
+    ]);
+    const missingVisit = await create(
+      patientVisitInput({ patientId: patient.id, studyId: study.id, visitId: 999_999 }),
+    );
+    expect(missingVisit.body.header.fieldErrors).toEqual([
+      { field: "visitId", message: "This visit does not belong to the study" },
+    ]);
+    await t.database.db.insert(studyPatients).values({
+      uuid: newUuid("study-patients"),
+      studyId: otherStudy.id,
+      patientId: unassigned.id,
+      active: false,
+      closeReason: "EOS",
+    });
+    const closed = await create(
+      patientVisitInput({ patientId: unassigned.id, studyId: otherStudy.id, visitId: otherStudyVisitId }),
+    );
+    expect(closed.status).toBe(201);
+  });
+
+  it("names the missing patient, study and visit; keeps a result only for COMPLETED; books by default", async () => {
+    const missing = await create({ uuid: newUuid("patient-visits") });
+    expect(missing.status).toBe(400);
+    expect(missing.body.header.fieldErrors).toEqual([
+      { field: "patientId", message: "Patient is required" },
+      { field: "studyId", message: "Study is required" },
+      { field: "visitId", message: "Visit is required" },
+    ]);
+    const patient = await assignedPatient(siteA.id);
+    const refs = { patientId: patient.id, studyId: study.id, visitId: visitIds[0] };
+    const arrived = await create(patientVisitInput(refs, { visitStatus: "ARRIVED", visitResult: "FAILED" }));
+    expect(arrived.body.data).toMatchObject({ visitStatus: "ARRIVED", visitResult: null });
+    const completed = await update(arrived.body.data.uuid, {
+      ...arrived.body.data,
+      visitStatus: "COMPLETED",
+      visitResult: "FAILED",
+    });
+    expect(completed.body.data).toMatchObject({
+      version: 2,
+      visitStatus: "COMPLETED",
+      visitResult: "FAILED",
+    });
+    const cancelled = await update(arrived.body.data.uuid, {
+      ...completed.body.data,
+      visitStatus: "CANCELLED",
+    });
+    expect(cancelled.body.data).toMatchObject({ visitStatus: "CANCELLED", visitResult: null });
+    const stale = await update(arrived.body.data.uuid, { ...completed.body.data, notes: "late" });
+    expect(stale.status).toBe(409);
+    const bare = await create({
+      ...refs,
+      visitId: visitIds[1],
+      visitStatus: null,
+      visitDate: "",
+      visitTime: "",
+    });
+    expect(bare.body.data).toMatchObject({ visitStatus: "BOOKED", visitDate: null, visitTime: null });
+    const badTime = await create(
+      patientVisitInput({ ...refs, visitId: visitIds[2] }, { visitTime: "25:00" }),
+    );
+    expect(badTime.body.header.fieldErrors).toEqual([
+      { field: "visitTime", message: "Must be a time as HH:mm" },
+    ]);
+  });
+
+  it("lists the newest visits first and searches patient name, barcode, study and visit name", async () => {
+    const site = await createSite(t.database.db);
+    const staff = await t.signedInUser({ siteIds: [site.id] });
+    const zoe = await assignedPatient(site.id, "S-201", "Zielińska");
+    const bob = await assignedPatient(site.id, "S-202", "Braun");
+    const make = (patientId: number, visitId: number, visitDate: string) =>
+      create(patientVisitInput({ patientId, studyId: study.id, visitId }, { visitDate }), staff);
+    const early = (await make(zoe.id, visitIds[0], "2025-03-01")).body.data;
+    const late = (await make(zoe.id, visitIds[1], "2025-05-20")).body.data;
+    const middle = (await make(bob.id, visitIds[0], "2025-04-02")).body.data;
+    const uuids = async (query: string) =>
+      (await list(`siteId=${site.id}&${query}`, staff)).body.data.items.map((r) => r.patientVisitUuid);
+    expect(await uuids("")).toEqual([late.uuid, middle.uuid, early.uuid]);
+    expect(await uuids("order=visitDate")).toEqual([early.uuid, middle.uuid, late.uuid]);
+    expect(await uuids("order=patientName&direction=asc")).toEqual([middle.uuid, early.uuid, late.uuid]);
+    expect(await uuids("searchTerm=zieli")).toEqual([late.uuid, early.uuid]);
+    expect(await uuids(`searchTerm=${bob.barcode}`)).toEqual([middle.uuid]);
+    expect(await uuids("searchTerm=randomis")).toEqual([late.uuid]);
+    expect((await uuids(`searchTerm=${encodeURIComponent(study.workingName)}`)).length).toBe(3);
+    expect(await uuids("searchTerm=nothing-like-this")).toEqual([]);
+    expect((await list("order=notes", staff)).status).toBe(400);
+    expect((await list("siteId=x", staff)).status).toBe(400);
+  });
+
+  it("answers patient-visit-detail with the patient, the study and every visit, filled where recorded", async () => {
+    const patient = await assignedPatient(siteA.id, "S-301", "Detail");
+    const recorded = (
+      await create(
+        patientVisitInput(
+          { patientId: patient.id, studyId: study.id, visitId: visitIds[1] },
+          { visitTime: "08:15", notes: "Randomised", visitResult: "PENDING" },
+        ),
+      )
+    ).body.data;
+    const expected: PatientVisitDetail = {
+      patient: { patientId: patient.id, barcode: patient.barcode, firstName: "Anna", lastName: "Detail" },
+      study: {
+        studyId: study.id,
+        studyUuid: study.uuid,
+        internalCode: project.internalCode,
+        projectWorkingName: project.workingName,
+      },
+      visits: {
+        [visitIds[0]]: {
+          visitName: "Screening",
+          visitUuid: expect.any(String),
+          visitId: visitIds[0],
+          visitType: 20,
+          mandatory: 1,
+          visitStatus: null,
+          visitResult: null,
+          visitDate: null,
+          visitTime: null,
+          notes: null,
+          patientVisitId: null,
+          patientVisitUuid: null,
+          patientVisitVersion: null,
+        },
+        [visitIds[1]]: {
+          visitName: "Randomisation",
+          visitUuid: expect.any(String),
+          visitId: visitIds[1],
+          visitType: 50,
+          mandatory: 1,
+          visitStatus: "COMPLETED",
+          visitResult: "PENDING",
+          visitDate: "2025-04-14",
+          visitTime: "08:15",
+          notes: "Randomised",
+          patientVisitId: recorded.id,
+          patientVisitUuid: recorded.uuid,
+          patientVisitVersion: 1,
+        },
+        [visitIds[2]]: expect.objectContaining({
+          visitName: "Week 4 phone call",
+          mandatory: 0,
+          patientVisitId: null,
+        }),
+      },
+    };
+    const byUuid = await detail(`patientVisitUuid=${recorded.uuid}`);
+    expect(byUuid.status).toBe(200);
+    expect(byUuid.body.data).toEqual(expected);
+    expect((await detail(`patientId=${patient.id}&studyId=${study.id}`)).body.data).toEqual(expected);
+    // Without a study: the patient's current assignment's.
+    expect((await detail(`patientId=${patient.id}`)).body.data).toEqual(expected);
+    // Another study's visits carry none of this patient's data.
+    const other = (await detail(`patientId=${patient.id}&studyId=${otherStudy.id}`)).body.data;
+    expect(Object.values(other.visits).map((v) => [v.visitName, v.patientVisitId])).toEqual([
+      ["Other screening", null],
+    ]);
+    const unassigned = await createPatient(t.database.db, siteA.id);
+    expect((await detail(`patientId=${unassigned.id}`)).body.data).toMatchObject({ study: null, visits: {} });
+    expect((await detail("")).status).toBe(400);
+    expect((await detail("patientId=abc")).status).toBe(400);
+    expect((await detail("patientVisitUuid=pv-00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    expect((await detail(`patientId=${patient.id}&studyId=999999`)).status).toBe(404);
+  });
+
+  it("keeps site B's visits away from staff of site A: 404, never listed, no detail, no recording", async () => {
+    const patientB = await assignedPatient(siteB.id, "S-901", "Elsewhere");
+    const visitB = (
+      await create(
+        patientVisitInput({ patientId: patientB.id, studyId: study.id, visitId: visitIds[0] }),
+        admin,
+      )
+    ).body.data;
+    const missing = await get("pv-00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
+    for (const res of await Promise.all([
+      get(visitB.uuid),
+      get(String(visitB.id)),
+      update(visitB.uuid, { ...visitB, notes: "changed" }),
+      t.request({ method: "DELETE", url: `${url}/${visitB.uuid}`, session: staffA }),
+      detail(`patientVisitUuid=${visitB.uuid}`),
+      detail(`patientId=${patientB.id}`),
+      detail(`patientId=${patientB.id}&studyId=${study.id}`),
+    ])) {
+      expect(res.status).toBe(404);
+    }
+    const seen = [
+      ...(await list("pagesize=1000")).body.data.items,
+      ...(await list(`siteId=${siteB.id}`)).body.data.items,
+      ...(await list("searchTerm=Elsewhere")).body.data.items,
+      ...(await list(`patientId=${patientB.id}`)).body.data.items,
+      ...(await list(`studyId=${study.id}&pagesize=1000`)).body.data.items,
+    ];
+    expect(seen.map((r) => r.patientVisitUuid)).not.toContain(visitB.uuid);
+    // Recording a visit for B's patient reads as no patient; moving A's visit to B's patient too.
+    const refused = await create(
+      patientVisitInput({ patientId: patientB.id, studyId: study.id, visitId: visitIds[1] }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.header.fieldErrors).toEqual([{ field: "patientId", message: "Patient is required" }]);
+    const patientA = await assignedPatient(siteA.id);
+    const visitA = (
+      await create(patientVisitInput({ patientId: patientA.id, studyId: study.id, visitId: visitIds[1] }))
+    ).body.data;
+    const moved = await update(visitA.uuid, { ...visitA, patientId: patientB.id });
+    expect(moved.body.header.fieldErrors).toEqual([{ field: "patientId", message: "Patient is required" }]);
+    // The administrator sees every site's visits; B's visit is unchanged.
+    const asAdmin = await get(visitB.uuid, admin);
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.data.notes).toBeNull();
+    expect((await detail(`patientVisitUuid=${visitB.uuid}`, admin)).body.data.patient.lastName).toBe(
+      "Elsewhere",
+    );
+    // A user without sites sees no visits.
+    const nobody = await t.signedInUser({ siteIds: [] });
+    expect((await list("", nobody)).body.data.items).toEqual([]);
+  });
+
+  it("deletes a visit and keeps its audit trail", async () => {
+    const patient = await assignedPatient(siteA.id);
+    const visit = await createPatientVisit(t.database.db, {
+      patientId: patient.id,
+      studyId: study.id,
+      visitId: visitIds[2],
+    });
+    const removed = await t.request({ method: "DELETE", url: `${url}/${visit.uuid}`, session: staffA });
+    expect(removed.body.data).toEqual({ deleted: true });
+    expect((await get(visit.uuid)).status).toBe(404);
+    const audit = await t.request<{ items: { action: string }[] }>({
+      method: "GET",
+      url: `/api/audit?resource=patient-visits&uuid=${visit.uuid}`,
+      session: staffA,
+    });
+    expect(audit.body.data.items.map((e) => e.action)).toEqual(["delete"]);
+  });
+});
