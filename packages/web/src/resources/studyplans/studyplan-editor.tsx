@@ -404,16 +404,16 @@ function PaneBox({
       <h2 id={titleId} className="text-sm font-semibold text-gray-800">
         {paneTitles[pane]} <span className="font-normal text-gray-500">({ids.length})</span>
       </h2>
-      <SortableContext id={pane} items={ids} strategy={verticalListSortingStrategy}>
-        <List aria-labelledby={titleId} className="flex flex-1 flex-col">
-          {children}
-        </List>
-      </SortableContext>
       {ids.length === 0 && (
         <p className="rounded-md border border-dashed border-gray-300 px-3 py-4 text-center text-sm text-gray-500">
           {pane === "used" ? "Drag visits here to plan them." : "Every visit is in the plan."}
         </p>
       )}
+      <SortableContext id={pane} items={ids} strategy={verticalListSortingStrategy}>
+        <List aria-labelledby={titleId} className="flex flex-col gap-1">
+          {children}
+        </List>
+      </SortableContext>
     </section>
   );
 }
