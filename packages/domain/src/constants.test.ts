@@ -28,7 +28,7 @@ describe("constants", () => {
       "110 DELAYED",
     ]);
     expect(phases.map((p) => p.label)).toEqual(["I", "II", "III", "IV"]);
-    expect(optionLabel(closeReasons, "EOS")).toBe("End of study");
+    expect(closeReasons.map((r) => r.label)).toEqual(["CANCELLED", "DIED", "End of study"]);
   });
 
   it("falls back to the value for an unlisted one and to nothing for no value", () => {

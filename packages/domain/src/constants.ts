@@ -123,10 +123,10 @@ export const visitResults = [
 export type VisitResult = (typeof visitResults)[number]["value"];
 export const visitResultValues = visitResults.map((r) => r.value) as VisitResult[];
 
-/** Why a study assignment was closed (spec §4). */
+/** Why a study assignment was closed (spec §4: CANCELLED, DIED or EOS (End of study), shown so). */
 export const closeReasons = [
-  { value: "CANCELLED", label: "Cancelled" },
-  { value: "DIED", label: "Died" },
+  { value: "CANCELLED", label: "CANCELLED" },
+  { value: "DIED", label: "DIED" },
   { value: "EOS", label: "End of study" },
 ] as const;
 export type CloseReason = (typeof closeReasons)[number]["value"];

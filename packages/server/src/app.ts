@@ -25,6 +25,7 @@ import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
 import { studiesResource } from "./resources/studies/studies.resource";
+import { studyPatientsResource } from "./resources/study-patients/study-patients.resource";
 import { studyplansResource } from "./resources/studyplans/studyplans.resource";
 import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.resource";
 import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
@@ -45,6 +46,7 @@ export const resources = [
   studiesResource,
   visitsResource,
   patientsResource,
+  studyPatientsResource,
   studyplansResource,
   patientVisitsResource,
 ];

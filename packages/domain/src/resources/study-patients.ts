@@ -27,6 +27,10 @@ export type StudyPatient = {
   lastName: string | null;
   projectInternalCode: string | null;
   studyWorkingName: string | null;
+  studyUuid: string | null;
+  /** Names of the users who started and closed it. */
+  startedByName: string | null;
+  closedByName: string | null;
 };
 
 export const studyPatientSchema = z.strictObject({
@@ -48,9 +52,15 @@ export const studyPatientSchema = z.strictObject({
   lastName: z.string().nullish(),
   projectInternalCode: z.string().nullish(),
   studyWorkingName: z.string().nullish(),
+  studyUuid: z.string().nullish(),
+  startedByName: z.string().nullish(),
+  closedByName: z.string().nullish(),
 });
 export type StudyPatientInput = z.infer<typeof studyPatientSchema>;
 type StudyPatientForm = Partial<StudyPatientInput>;
+
+/** A patient has at most one active assignment to a study (a closed one never blocks a new one). */
+export const alreadyAssignedMessage = "The patient is already assigned to this study";
 
 /** Closed means active is false; only then is a close reason asked for. */
 export const isClosed = (data: Pick<StudyPatientForm, "active">): boolean => data.active === false;

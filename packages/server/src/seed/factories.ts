@@ -8,6 +8,7 @@ import {
   type ScheduleEntry,
   type SiteInput,
   type StudyInput,
+  type StudyPatientInput,
   type StudyplanInput,
   studyWorkingName,
   type TherapyAreaInput,
@@ -24,6 +25,7 @@ import { insertPatient } from "../resources/patients/patients.resource";
 import { projectSites, projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
+import { studyPatients } from "../resources/study-patients/study-patients.table";
 import { studyplanScheduleEntries, studyplans } from "../resources/studyplans/studyplans.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
@@ -503,6 +505,53 @@ export function patientInput(
 export async function createPatient(db: Db, siteId: number, overrides: Partial<PatientInput> = {}) {
   const input = patientInput(siteId, overrides);
   return db.transaction((tx) => insertPatient(tx, input, siteId, input.uuid ?? newUuid("patients")));
+}
+
+/** An assignment as the study-patient editor sends it: active, started on a fixed day. */
+export function studyPatientInput(
+  refs: { patientId: number; studyId: number },
+  overrides: Partial<StudyPatientInput> = {},
+): StudyPatientInput {
+  const n = next();
+  return {
+    uuid: newUuid("study-patients"),
+    ...refs,
+    screenNr: `S-${String(n).padStart(3, "0")}`,
+    randomNr: null,
+    active: true,
+    startDate: "2025-04-01",
+    closeDate: null,
+    closeReason: null,
+    notes: null,
+    ...overrides,
+  };
+}
+
+/** Writes an assignment of a patient to a study (closed ones need a close reason). */
+export async function createStudyPatient(
+  db: DbOrTx,
+  refs: { patientId: number; studyId: number },
+  overrides: Partial<StudyPatientInput> & { startedBy?: number | null; closedBy?: number | null } = {},
+) {
+  const input = studyPatientInput(refs, overrides);
+  const [row] = await db
+    .insert(studyPatients)
+    .values({
+      uuid: input.uuid ?? newUuid("study-patients"),
+      patientId: refs.patientId,
+      studyId: refs.studyId,
+      screenNr: input.screenNr || null,
+      randomNr: input.randomNr || null,
+      active: input.active ?? true,
+      startDate: input.startDate ?? null,
+      startedBy: overrides.startedBy ?? null,
+      closeDate: input.closeDate ?? null,
+      closeReason: input.closeReason ?? null,
+      closedBy: overrides.closedBy ?? null,
+      notes: input.notes || null,
+    })
+    .returning();
+  return row;
 }
 
 /** A patient visit as the visit form sends it: a completed visit with an OK result unless told otherwise. */

@@ -24,6 +24,7 @@ import {
   upsertAdmin,
 } from "./factories";
 import { seedPatients } from "./demo-patients";
+import { seedStudyPatients } from "./demo-study-patients";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
 export const demoSites = [
@@ -191,6 +192,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await seedStudies(db);
   await seedStudyplans(db);
   await seedPatients(db);
+  await seedStudyPatients(db);
   if (options.demoAdmin) {
     await upsertAdmin(db, demoAdmin);
     await seedDemoStaff(db);

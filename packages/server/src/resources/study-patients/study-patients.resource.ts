@@ -1,0 +1,189 @@
+import {
+  alreadyAssignedMessage,
+  normalizeStudyPatient,
+  type StudyPatientInput,
+  studyPatientSchema,
+  toIsoDate,
+  validateStudyPatient,
+} from "@trialdesk/domain";
+import { and, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { alias, type PgColumn } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import type { SessionUser } from "../../auth/guards";
+import { conflict, validationError } from "../../http/errors";
+import { patientVisits } from "../patient-visits/patient-visits.table";
+import { patientScope } from "../patients/patients.resource";
+import { patients } from "../patients/patients.table";
+import { projects } from "../projects/projects.table";
+import { defineResource } from "../resource";
+import { studies } from "../studies/studies.table";
+import { users } from "../users/users.table";
+import { studyPatients } from "./study-patients.table";
+
+/**
+ * Assignments follow their patient's site (DESIGN §4): staff see and change only the assignments of
+ * their sites' patients, administrators all. A subquery keeps the scope on the base table.
+ */
+export function studyPatientScope(user: SessionUser | null): SQL | undefined {
+  if (user?.isAdmin) return undefined;
+  return inArray(
+    studyPatients.patientId,
+    sql`(select ${patients.id} from ${patients} where ${patientScope(user)})`,
+  );
+}
+
+/** A patient id the user may assign; anything else reads like a patient that does not exist. */
+export const patientNotFoundMessage = "Patient does not exist";
+
+const startedByUser = alias(users, "started_by_user");
+const closedByUser = alias(users, "closed_by_user");
+const nameOf = (user: { firstName: PgColumn; lastName: PgColumn }) =>
+  sql<string | null>`nullif(trim(concat_ws(' ', ${user.firstName}, ${user.lastName})), '')`;
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Every word must appear in the barcode, the patient's names or the screen or random number. */
+function studyPatientSearch(term: string): SQL | undefined {
+  const words = term.trim().split(/\s+/).filter(Boolean).slice(0, 5);
+  return and(
+    ...words.map((word) => {
+      const pattern = `%${escapeLike(word)}%`;
+      return or(
+        ilike(patients.barcode, pattern),
+        ilike(patients.lastName, pattern),
+        ilike(patients.firstName, pattern),
+        ilike(studyPatients.screenNr, pattern),
+        ilike(studyPatients.randomNr, pattern),
+      );
+    }),
+  );
+}
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === "" ? null : value.trim();
+
+const id = z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647);
+
+/**
+ * Study-patients (spec §2.5, §3, §4, §5): a patient's assignment to a study, active or closed with a
+ * reason. The server records who started it, and who closed it and when; reopening clears those.
+ * One view serves the list, the record and the `pid` lookup of spec §7.
+ */
+export const studyPatientsResource = defineResource<StudyPatientInput>({
+  name: "study-patients",
+  label: "Study patient",
+  table: studyPatients,
+  schema: studyPatientSchema,
+  normalize: normalizeStudyPatient,
+  validate: validateStudyPatient,
+  scope: studyPatientScope,
+  sort: {
+    id: studyPatients.id,
+    barcode: patients.barcode,
+    patientName: sql`(${patients.lastName}, ${patients.firstName})`,
+    projectInternalCode: projects.internalCode,
+    studyWorkingName: studies.workingName,
+    screenNr: studyPatients.screenNr,
+    randomNr: studyPatients.randomNr,
+    startDate: studyPatients.startDate,
+    active: studyPatients.active,
+  },
+  // Searched by the searchTerm filter below (words over barcode, names, screen and random numbers).
+  search: [],
+  filters: {
+    searchTerm: {
+      schema: z.string().max(100, "Search term must be at most 100 characters"),
+      where: (term: string) => studyPatientSearch(term),
+    },
+    /** A patient's assignments: the lookup of spec §7 (GET study-patients?pid={patientId}). */
+    pid: { schema: id, where: (patientId: number) => eq(studyPatients.patientId, patientId) },
+    studyId: { schema: id, where: (studyId: number) => eq(studyPatients.studyId, studyId) },
+    /** The active site's assignments (the list screens work in one site, like the patients'). */
+    siteId: { schema: id, where: (siteId: number) => eq(patients.recorderSiteId, siteId) },
+    active: {
+      schema: z.enum(["true", "false"], { error: "Must be true or false" }),
+      where: (value: "true" | "false") => eq(studyPatients.active, value === "true"),
+    },
+  },
+  formats: {
+    view: {
+      fields: {
+        id: studyPatients.id,
+        uuid: studyPatients.uuid,
+        version: studyPatients.version,
+        studyId: studyPatients.studyId,
+        patientId: studyPatients.patientId,
+        screenNr: studyPatients.screenNr,
+        randomNr: studyPatients.randomNr,
+        active: studyPatients.active,
+        startDate: studyPatients.startDate,
+        startedBy: studyPatients.startedBy,
+        closeDate: studyPatients.closeDate,
+        closeReason: studyPatients.closeReason,
+        closedBy: studyPatients.closedBy,
+        notes: studyPatients.notes,
+        barcode: patients.barcode,
+        firstName: patients.firstName,
+        lastName: patients.lastName,
+        projectInternalCode: projects.internalCode,
+        studyWorkingName: studies.workingName,
+        studyUuid: studies.uuid,
+        startedByName: nameOf(startedByUser),
+        closedByName: nameOf(closedByUser),
+      },
+      joins: (query) =>
+        query
+          .innerJoin(patients, eq(patients.id, studyPatients.patientId))
+          .innerJoin(studies, eq(studies.id, studyPatients.studyId))
+          .innerJoin(projects, eq(projects.id, studies.projectId))
+          .leftJoin(startedByUser, eq(startedByUser.id, studyPatients.startedBy))
+          .leftJoin(closedByUser, eq(closedByUser.id, studyPatients.closedBy)),
+    },
+  },
+  toRow: async (input, { tx, user, existing }) => {
+    // The patient must be one the user may see: another site's reads like a missing one (no leak).
+    const [patient] = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.id, input.patientId as number), patientScope(user)));
+    if (!patient) throw validationError({ patientId: patientNotFoundMessage });
+
+    const active = input.active !== false;
+    const wasActive = existing ? existing.active === true : true;
+    const closing = !active && wasActive;
+    return {
+      studyId: input.studyId,
+      patientId: input.patientId,
+      screenNr: blankToNull(input.screenNr),
+      randomNr: blankToNull(input.randomNr),
+      active,
+      startDate: input.startDate ?? null,
+      notes: blankToNull(input.notes),
+      // Who started it is recorded once, by the server.
+      ...(existing ? {} : { startedBy: user?.id ?? null }),
+      // Closing records who and when (a given close date is kept); reopening clears them.
+      closeReason: active ? null : input.closeReason,
+      closeDate: active
+        ? null
+        : (input.closeDate ?? (existing?.closeDate as string | null) ?? toIsoDate(new Date())),
+      closedBy: active ? null : closing ? (user?.id ?? null) : (existing?.closedBy ?? null),
+    };
+  },
+  // An assignment whose patient has visits in the study stays: the visits need it.
+  beforeDelete: async (_id, { tx, existing }) => {
+    const [visit] = await tx
+      .select({ id: patientVisits.id })
+      .from(patientVisits)
+      .where(
+        and(
+          eq(patientVisits.patientId, existing?.patientId as number),
+          eq(patientVisits.studyId, existing?.studyId as number),
+        ),
+      )
+      .limit(1);
+    if (visit) throw conflict("Study patient is still used by patient visits");
+  },
+  unique: {
+    study_patients_active_study_id_patient_id_unique: { field: "studyId", message: alreadyAssignedMessage },
+  },
+});
