@@ -31,6 +31,7 @@ import { therapyAreasResource } from "./resources/therapy-areas/therapy-areas.re
 import { therapyCategoriesResource } from "./resources/therapy-categories/therapy-categories.resource";
 import { usersResource } from "./resources/users/users.resource";
 import { userRoutes } from "./resources/users/users.routes";
+import { visitSummaryRoutes } from "./resources/visit-summary/visit-summary.routes";
 import { studyVisitsRoutes } from "./resources/visits/study-visits.routes";
 import { visitsResource } from "./resources/visits/visits.resource";
 
@@ -102,6 +103,7 @@ export async function buildApp(options: {
   studyVisitsRoutes(app, deps);
   patientLookupRoutes(app);
   patientVisitDetailRoutes(app, deps);
+  visitSummaryRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {

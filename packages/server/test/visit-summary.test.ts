@@ -1,0 +1,225 @@
+import { newUuid, type VisitSummary } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../src/db/client";
+import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
+import { studyPatients } from "../src/resources/study-patients/study-patients.table";
+import {
+  createPatient,
+  createSite,
+  createStudy,
+  createStudyplan,
+  createVisit,
+  patientInput,
+} from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { setUpProject } from "./study-setup";
+
+/** An assignment of a patient to a study, written directly (the study-patients factory may not exist yet). */
+async function assign(db: Db, studyId: number, patientId: number, screenNr: string | null, active = true) {
+  await db.insert(studyPatients).values({
+    uuid: newUuid("study-patients"),
+    studyId,
+    patientId,
+    screenNr,
+    active,
+    closeReason: active ? null : "CANCELLED",
+  });
+}
+
+async function visit(db: Db, patientId: number, studyId: number, visitId: number, visitDate: string | null) {
+  await db
+    .insert(patientVisits)
+    .values({ uuid: newUuid("patient-visits"), patientId, studyId, visitId, visitDate });
+}
+
+describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let staffA: Session;
+  let staffB: Session;
+  let nobody: Session;
+  let study: { id: number; uuid: string };
+  let other: { id: number; uuid: string };
+  // The study's visits, created in this order: Screening, Randomisation, Week 4, Phone call.
+  let v: number[];
+  let patient: Record<"a1" | "a2" | "b1" | "unassigned", { id: number; barcode: string }>;
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    const db = t.database.db;
+    const siteA = await createSite(db);
+    const siteB = await createSite(db);
+    admin = await t.signedInUser({ isAdmin: true });
+    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    staffB = await t.signedInUser({ siteIds: [siteB.id] });
+    nobody = await t.signedInUser({});
+    const project = await setUpProject(t, "VS-2025-001");
+    study = await createStudy(db, project, { variant: "NORMAL" });
+    other = await createStudy(db, project, { variant: "SUB-STUDY" });
+    v = [];
+    for (const [name, visitTypeId] of [
+      ["Screening", 20],
+      ["Randomisation", 50],
+      ["Week 4", 60],
+      ["Phone call", 110],
+    ] as const)
+      v.push((await createVisit(db, study.id, { name, visitTypeId })).id);
+    const otherVisit = await createVisit(db, other.id, { name: "Elsewhere" });
+    // The plan uses Week 4, then Screening; Randomisation and Phone call are not in it.
+    await createStudyplan(db, study.id, [v[2], v[0]], [[14, 1, 1]]);
+
+    const named = (firstName: string, lastName: string) => ({
+      patientDetail: { ...patientInput(null).patientDetail, firstName, lastName },
+    });
+    patient = {
+      a1: await createPatient(db, siteA.id, named("Anna", "Kiss")),
+      a2: await createPatient(db, siteA.id, named("Béla", "Nagy")),
+      b1: await createPatient(db, siteB.id, named("Csaba", "Tóth")),
+      unassigned: await createPatient(db, siteA.id, named("Dóra", "Szabó")),
+    };
+    await assign(db, study.id, patient.a1.id, "S-002");
+    // A closed assignment still has its row.
+    await assign(db, study.id, patient.a2.id, "S-001", false);
+    await assign(db, study.id, patient.b1.id, "S-003");
+    await assign(db, other.id, patient.unassigned.id, "X-001");
+    await visit(db, patient.a1.id, study.id, v[0], "2025-03-03");
+    await visit(db, patient.a1.id, study.id, v[2], "2025-03-17");
+    // Booked without a date yet: the cell still reads "available".
+    await visit(db, patient.a2.id, study.id, v[1], null);
+    await visit(db, patient.b1.id, study.id, v[3], "2025-04-01");
+    await visit(db, patient.unassigned.id, other.id, otherVisit.id, "2025-05-05");
+  });
+  afterAll(() => t.close());
+
+  const summary = (session: Session | undefined, uuid = study.uuid) =>
+    t.request<VisitSummary>({ method: "GET", url: `/api/patient-visit-summary/${uuid}`, session });
+
+  it("answers the study's visits in studyplan order, then the visits outside the plan by id", async () => {
+    const res = await summary(admin);
+    expect(res.status).toBe(200);
+    expect(res.body.data.studyVisits).toEqual([
+      { id: v[2], visitName: "Week 4", visitType: 60 },
+      { id: v[0], visitName: "Screening", visitType: 20 },
+      { id: v[1], visitName: "Randomisation", visitType: 50 },
+      { id: v[3], visitName: "Phone call", visitType: 110 },
+    ]);
+  });
+
+  it("answers every assigned patient, active or closed, by screen number, with this study's visits", async () => {
+    const res = await summary(admin);
+    expect(res.body.data.patientStudyProfiles).toEqual([
+      {
+        barcode: patient.a2.barcode,
+        firstName: "Béla",
+        lastName: "Nagy",
+        screenNr: "S-001",
+        visits: [{ visitId: v[1], visitDate: null }],
+      },
+      {
+        barcode: patient.a1.barcode,
+        firstName: "Anna",
+        lastName: "Kiss",
+        screenNr: "S-002",
+        visits: [
+          { visitId: v[0], visitDate: "2025-03-03" },
+          { visitId: v[2], visitDate: "2025-03-17" },
+        ],
+      },
+      {
+        barcode: patient.b1.barcode,
+        firstName: "Csaba",
+        lastName: "Tóth",
+        screenNr: "S-003",
+        visits: [{ visitId: v[3], visitDate: "2025-04-01" }],
+      },
+    ]);
+  });
+
+  it("shows staff only the patients of their own sites", async () => {
+    const a = await summary(staffA);
+    expect(a.status).toBe(200);
+    expect(a.body.data.patientStudyProfiles.map((p) => p.barcode)).toEqual([
+      patient.a2.barcode,
+      patient.a1.barcode,
+    ]);
+    const b = await summary(staffB);
+    expect(b.body.data.patientStudyProfiles.map((p) => p.barcode)).toEqual([patient.b1.barcode]);
+    // Without a site: the study's columns, no patients.
+    const none = await summary(nobody);
+    expect(none.status).toBe(200);
+    expect(none.body.data.studyVisits).toHaveLength(4);
+    expect(none.body.data.patientStudyProfiles).toEqual([]);
+  });
+
+  it("answers a study without patients or plan with its visits by id and no rows", async () => {
+    const res = await summary(admin, other.uuid);
+    expect(res.status).toBe(200);
+    expect(res.body.data.studyVisits.map((c) => c.visitName)).toEqual(["Elsewhere"]);
+    expect(res.body.data.patientStudyProfiles.map((p) => p.barcode)).toEqual([patient.unassigned.barcode]);
+  });
+
+  it("answers 404 for an unknown study and 401 without sign-in", async () => {
+    const missing = await summary(admin, newUuid("studies"));
+    expect(missing.status).toBe(404);
+    expect(missing.body.header).toMatchObject({ errorCode: "NOT_FOUND", errorMessage: "Study not found" });
+    const garbage = await summary(admin, "'; drop table patients; --");
+    expect([400, 404]).toContain(garbage.status);
+    expect((await summary(undefined)).status).toBe(401);
+  });
+
+  describe("a study with 2,000 patients and 40 visits", () => {
+    const patientCount = 2000;
+    const visitCount = 40;
+    let big: { id: number; uuid: string };
+
+    beforeAll(async () => {
+      const db = t.database.db;
+      const site = await createSite(db);
+      const project = await setUpProject(t, "VS-2025-002");
+      big = await createStudy(db, project, { variant: "NORMAL" });
+      // Set-based inserts: 40 visits, a plan over all of them, 2,000 patients, their assignments and
+      // a dated visit for every patient and visit (80,000 rows).
+      await db.execute(sql`insert into visits (uuid, study_id, name, visit_type_id, mandatory)
+        select 'visit-' || gen_random_uuid(), ${big.id}, 'Visit ' || g, 60, true from generate_series(1, ${visitCount}) g`);
+      const [plan] = await db
+        .execute(
+          sql`insert into studyplans (uuid, study_id) values (${newUuid("studyplans")}, ${big.id}) returning id`,
+        )
+        .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
+      // The plan runs the visits backwards, so column order must come from the plan.
+      await db.execute(sql`insert into studyplan_schedule_entries (studyplan_id, from_visit_id, to_visit_id, sequence)
+        select ${plan.id}, v.id, lag(v.id) over (order by v.id desc), row_number() over (order by v.id desc)
+        from visits v where v.study_id = ${big.id}`);
+      await db.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
+        select 'pt-' || gen_random_uuid(), 'PERF-' || lpad(g::text, 6, '0'), ${site.id}, 'First ' || g, 'Last ' || g
+        from generate_series(1, ${patientCount}) g`);
+      await db.execute(sql`insert into study_patients (uuid, study_id, patient_id, screen_nr)
+        select 'sp-' || gen_random_uuid(), ${big.id}, p.id, 'SCR-' || lpad(p.id::text, 6, '0')
+        from patients p where p.barcode like 'PERF-%'`);
+      await db.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date)
+        select 'pv-' || gen_random_uuid(), p.id, ${big.id}, v.id, date '2025-01-01' + (v.id % 300)
+        from patients p cross join visits v
+        where p.barcode like 'PERF-%' and v.study_id = ${big.id}`);
+      await db.execute(sql`analyze`);
+    }, 120_000);
+
+    it("answers within a generous bound with every row and cell", async () => {
+      // The faster of two calls, so a busy machine's one stall does not decide it.
+      let elapsed = Number.POSITIVE_INFINITY;
+      let res = await summary(admin, big.uuid);
+      for (let call = 0; call < 2; call++) {
+        const started = performance.now();
+        res = await summary(admin, big.uuid);
+        elapsed = Math.min(elapsed, performance.now() - started);
+      }
+      expect(res.status).toBe(200);
+      const { studyVisits, patientStudyProfiles } = res.body.data;
+      expect(studyVisits).toHaveLength(visitCount);
+      expect(studyVisits[0].visitName).toBe(`Visit ${visitCount}`);
+      expect(patientStudyProfiles).toHaveLength(patientCount);
+      expect(patientStudyProfiles.every((p) => p.visits.length === visitCount)).toBe(true);
+      expect(elapsed).toBeLessThan(1500);
+    });
+  });
+});
