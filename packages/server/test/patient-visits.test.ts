@@ -1,6 +1,9 @@
 import type { ListData, PatientVisit, PatientVisitDetail, PatientVisitListRow } from "@trialdesk/domain";
 import { newUuid } from "@trialdesk/domain";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
+import { studies } from "../src/resources/studies/studies.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import {
   createPatient,
@@ -8,8 +11,10 @@ import {
   createSite,
   createStudy,
   createVisit,
+  demoStudyUuid,
   patientVisitInput,
 } from "../src/seed/factories";
+import { seed } from "../src/seed/seed";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -398,5 +403,62 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       session: staffA,
     });
     expect(audit.body.data.items.map((e) => e.action)).toEqual(["delete"]);
+  });
+});
+
+describe.each(databaseKinds)("the demo patient visits on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind);
+    await seed(t.database.db, { demoAdmin: true });
+    // Run twice: nothing is added again.
+    await seed(t.database.db, { demoAdmin: true });
+  });
+  afterAll(() => t.close());
+
+  it("spreads visits and statuses over the assigned patients, the demo study's most of all", async () => {
+    const admin = await t.signIn("admin@example.com", "admin1234");
+    const all = await t.request<ListData<PatientVisitListRow>>({
+      method: "GET",
+      url: "/api/patient-visits?pagesize=1000",
+      session: admin,
+    });
+    const rows = all.body.data.items;
+    expect(all.body.data.pagination.total).toBe(rows.length);
+    const today = new Date().toISOString().slice(0, 10);
+    const byStatus = (status: string) => rows.filter((r) => r.visitStatus === status);
+    expect(byStatus("COMPLETED").length).toBeGreaterThan(rows.length / 2);
+    for (const status of ["BOOKED", "CANCELLED", "NO_SHOW"])
+      expect(byStatus(status).length).toBeGreaterThan(0);
+    expect(byStatus("BOOKED").every((r) => (r.visitDate ?? "") > today)).toBe(true);
+    expect(byStatus("COMPLETED").every((r) => (r.visitDate ?? "") <= today)).toBe(true);
+    // Newest first.
+    const dates = rows.map((r) => r.visitDate ?? "");
+    expect(dates).toEqual([...dates].sort().reverse());
+    const [demo] = await t.database.db.select().from(studies).where(eq(studies.uuid, demoStudyUuid));
+    const demoPatients = new Set(
+      (
+        await t.database.db
+          .select({ patientId: patientVisits.patientId })
+          .from(patientVisits)
+          .where(eq(patientVisits.studyId, demo.id))
+      ).map((r) => r.patientId),
+    );
+    expect(demoPatients.size).toBeGreaterThanOrEqual(20);
+    // Every record passes the resource's rules when saved back unchanged: results only when COMPLETED.
+    const results = await t.database.db.select().from(patientVisits);
+    expect(results.every((v) => (v.visitStatus === "COMPLETED") === (v.visitResult !== null))).toBe(true);
+    const one = await t.request<View>({
+      method: "GET",
+      url: `/api/patient-visits/${rows[0].patientVisitUuid}`,
+      session: admin,
+    });
+    const saved = await t.request<View>({
+      method: "PUT",
+      url: `/api/patient-visits/${one.body.data.uuid}`,
+      session: admin,
+      payload: one.body.data,
+    });
+    expect(saved.status).toBe(200);
   });
 });

@@ -23,6 +23,7 @@ import {
   type StepSettings,
   upsertAdmin,
 } from "./factories";
+import { seedPatientVisits } from "./demo-patient-visits";
 import { seedPatients } from "./demo-patients";
 import { seedStudyPatients } from "./demo-study-patients";
 
@@ -193,6 +194,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await seedStudyplans(db);
   await seedPatients(db);
   await seedStudyPatients(db);
+  await seedPatientVisits(db);
   if (options.demoAdmin) {
     await upsertAdmin(db, demoAdmin);
     await seedDemoStaff(db);
