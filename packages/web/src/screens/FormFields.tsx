@@ -1,6 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
-import { type ListData, valueAt } from "@trialdesk/domain";
-import { type ReactNode, useEffect } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type ListData, searchDebounceMs, valueAt } from "@trialdesk/domain";
+import { type ReactNode, useEffect, useState } from "react";
 import { api, type Query } from "../api/client";
 import { toast } from "../app/toast";
 import { Checkbox } from "../ui/checkbox";
@@ -19,6 +19,14 @@ export type Lookup = {
   pageSize: number;
   query?: Query;
   option: (item: Row) => SelectOption;
+  /**
+   * Search on the server: the typed text goes as this query parameter (e.g. "search" or
+   * "searchTerm"), 300 ms after typing stops (spec §9), for lookups too long to load whole.
+   */
+  search?: string;
+  /** The option of the form's current value, from the form data: a loaded record's choice may lie
+   * beyond the options a search loads (e.g. the patient of an edited assignment). */
+  selected?: (data: Row) => SelectOption | null;
 };
 
 type Common = {
@@ -123,6 +131,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
             <LookupSelect
               control={control}
               lookup={spec.lookup}
+              selected={spec.lookup.selected?.(form.formData as Row) ?? null}
               value={value as SelectValue | null}
               onChange={(v) => form.setValue(spec.name, v)}
               placeholder={spec.placeholder}
@@ -172,13 +181,21 @@ function LookupOptions({
   return <>{lookup ? children(looked.data ?? [], looked.isPending) : children(options ?? [], false)}</>;
 }
 
-function useLookup(lookup: Lookup | undefined) {
-  const query = { page: 1, pagesize: lookup?.pageSize, ...lookup?.query };
+function useLookup(lookup: Lookup | undefined, term = "") {
+  const query = {
+    page: 1,
+    pagesize: lookup?.pageSize,
+    ...lookup?.query,
+    // Sent only when something was typed.
+    ...(lookup?.search && term ? { [lookup.search]: term } : {}),
+  };
   const options = useQuery({
     queryKey: ["lookup", lookup?.resource, query],
     queryFn: () => api.get<ListData<Row>>(lookup?.resource ?? "", query),
     select: (data) => data.items.map((item) => (lookup as Lookup).option(item)),
     enabled: Boolean(lookup),
+    // While a new search loads, the previous options stay instead of an empty list.
+    placeholderData: lookup?.search ? keepPreviousData : undefined,
   });
   useEffect(() => {
     if (options.error)
@@ -187,9 +204,20 @@ function useLookup(lookup: Lookup | undefined) {
   return options;
 }
 
+/** The value, once it has stayed the same for `ms` (the search debounce). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 function LookupSelect({
   control,
   lookup,
+  selected,
   value,
   onChange,
   placeholder,
@@ -198,20 +226,30 @@ function LookupSelect({
 }: {
   control: ControlProps;
   lookup: Lookup;
+  selected: SelectOption | null;
   value: SelectValue | null;
   onChange: (value: SelectValue) => void;
   placeholder?: string;
   emptyText?: string;
   className?: string;
 }) {
-  const options = useLookup(lookup);
+  const [typed, setTyped] = useState("");
+  const term = useDebounced(typed.trim(), searchDebounceMs);
+  const options = useLookup(lookup, term);
+  // The last option picked keeps its label while a later search no longer lists it.
+  const [picked, setPicked] = useState<SelectOption | null>(null);
   return (
     <SearchableSelect
       {...control}
       options={options.data ?? []}
       loading={options.isPending}
       value={value}
-      onChange={onChange}
+      onChange={(next) => {
+        setPicked(options.data?.find((o) => o.value === next) ?? null);
+        onChange(next);
+      }}
+      onSearchChange={lookup.search ? setTyped : undefined}
+      selectedOption={picked && String(picked.value) === String(value) ? picked : selected}
       placeholder={placeholder}
       emptyText={emptyText}
       className={className}

@@ -47,6 +47,8 @@ export function SearchableSelect<V extends SelectValue>({
   loading,
   className = "",
   renderOption,
+  onSearchChange,
+  selectedOption,
   ...control
 }: ControlProps & {
   value: V | null | undefined;
@@ -59,16 +61,35 @@ export function SearchableSelect<V extends SelectValue>({
   loading?: boolean;
   className?: string;
   renderOption?: (option: SelectOption<V>) => ReactNode;
+  /**
+   * Searching on the server: the typed text is handed here and the options are taken as they come
+   * (no filtering here); the search box then always shows, as the options change with the text.
+   */
+  onSearchChange?: (text: string) => void;
+  /** The chosen value's option for when it is not among `options` (narrowed by a server search). */
+  selectedOption?: SelectOption<V> | null;
 }) {
   const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState("");
   const rootRef = useRef<HTMLDivElement>(null);
-  const chosen = options.find((o) => String(o.value) === String(value ?? ""));
-  const searchable = options.length > searchBoxThreshold;
+  const chosen =
+    options.find((o) => String(o.value) === String(value ?? "")) ??
+    (selectedOption && String(selectedOption.value) === String(value ?? "") ? selectedOption : undefined);
+  const serverSearch = Boolean(onSearchChange);
+  const searchable = serverSearch || options.length > searchBoxThreshold;
+  const changeOpen = (next: boolean) => {
+    setOpen(next);
+    // A server search starts afresh each time the list opens.
+    if (!next && serverSearch && search !== "") {
+      setSearch("");
+      onSearchChange?.("");
+    }
+  };
   const listId = `${control.id}-list`;
   const { required: _required, ...ariaControl } = control;
 
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
+    <Popover.Root open={open} onOpenChange={changeOpen}>
       <Popover.Trigger asChild disabled={disabled}>
         <button
           type="button"
@@ -112,19 +133,29 @@ export function SearchableSelect<V extends SelectValue>({
             ref={rootRef}
             tabIndex={-1}
             filter={containsFilter}
+            shouldFilter={!serverSearch}
             loop
             label={`${chosen?.label ?? placeholder} options`}
             className="outline-none"
           >
             {searchable && (
               <Command.Input
+                value={search}
+                onValueChange={(text) => {
+                  setSearch(text);
+                  onSearchChange?.(text);
+                }}
                 placeholder={searchPlaceholder}
                 aria-label={searchPlaceholder}
                 className="w-full border-b border-gray-200 px-2.5 py-2 text-sm outline-none"
               />
             )}
             <Command.List id={listId} className="max-h-64 overflow-auto p-1">
-              <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
+              {loading && serverSearch && options.length === 0 ? (
+                <Command.Loading className="px-2 py-1.5 text-sm text-gray-500">Loading...</Command.Loading>
+              ) : (
+                <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
+              )}
               {groupsOf(options).map(([group, items]) => (
                 <Command.Group
                   key={group}
@@ -139,7 +170,7 @@ export function SearchableSelect<V extends SelectValue>({
                       disabled={option.disabled}
                       onSelect={() => {
                         onChange(option.value);
-                        setOpen(false);
+                        changeOpen(false);
                       }}
                       className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-gray-400"
                     >
