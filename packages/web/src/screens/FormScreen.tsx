@@ -37,6 +37,8 @@ export type FormDescription<T extends Data> = {
   saveErrorText?: string;
   /** A banner shown while the errors of a failed save remain (e.g. "Please correct the errors!"). */
   invalidBanner?: string;
+  /** An error text bar at the top of the form saying why the last save failed (spec §2.5). */
+  errorBar?: boolean;
   /** Who may save; others see the record read-only (default: any signed-in user). */
   writeAccess?: WriteAccess;
   /** Runs after a successful save, e.g. to refresh what else shows the record (the site selector). */
@@ -50,6 +52,13 @@ export type FormDescription<T extends Data> = {
 function pickEditable<T extends Data>(empty: T, data: T): T {
   const keys = new Set([...Object.keys(empty), "id", "uuid", "version"]);
   return Object.fromEntries(Object.entries(data).filter(([key]) => keys.has(key))) as T;
+}
+
+/** Why a save failed, in words: the server's message and, for field errors, what they say. */
+function saveErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const fields = error instanceof ApiError ? error.fieldErrors.map((e) => e.message) : [];
+  return fields.length > 0 ? `${error.message}: ${fields.join("; ")}` : error.message;
 }
 
 /** What a render function learns about saving: failedSaves counts saves refused for field errors. */
@@ -122,6 +131,7 @@ function RecordForm<T extends Data>({
   // Saves refused for field errors (client validation or a server 400), so a layout can react to each.
   const [failedSaves, setFailedSaves] = useState(0);
   const [conflict, setConflict] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
 
   const guard = useUnsavedChangesGuard(form.unsaved);
 
@@ -144,6 +154,7 @@ function RecordForm<T extends Data>({
     }
     setSaving(true);
     setConflict(false);
+    setSaveError(null);
     const isNew = typeof data.id !== "number";
     try {
       const saved = isNew
@@ -158,6 +169,7 @@ function RecordForm<T extends Data>({
       guard.release();
       navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
     } catch (error) {
+      setSaveError(saveErrorText(error));
       if (error instanceof ApiError && error.isBadRequest) {
         const fieldErrors: FieldErrors = {};
         for (const { field, message } of error.fieldErrors) fieldErrors[field] ??= message;
@@ -257,6 +269,15 @@ function RecordForm<T extends Data>({
               Reload
             </Button>
           </div>
+        )}
+
+        {description.errorBar && saveError && (
+          <p
+            role="alert"
+            className="mx-4 mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
+          >
+            {saveError}
+          </p>
         )}
 
         {description.invalidBanner && failedSaves > 0 && Object.keys(form.errors).length > 0 && (
