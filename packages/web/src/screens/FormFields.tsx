@@ -42,6 +42,8 @@ type Common = {
 export type FieldSpec =
   | (Common & { kind?: "text"; type?: "text" | "email" | "password"; maxLength?: number; readOnly?: boolean })
   | (Common & { kind: "checkbox" })
+  /** Longer free text such as notes, over several lines. */
+  | (Common & { kind: "textarea"; maxLength?: number; rows?: number })
   /** The country selector (spec §2.5): a two-letter code. */
   | (Common & { kind: "country" })
   /** A date as yyyy-MM-dd, typed or picked; min and max bound the calendar. */
@@ -110,6 +112,15 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
             min={spec.min}
             max={spec.max}
             readOnly={spec.readOnly}
+          />
+        ) : spec.kind === "textarea" ? (
+          <textarea
+            {...control}
+            maxLength={spec.maxLength}
+            rows={spec.rows ?? 3}
+            className={`block w-full rounded-md border px-2.5 py-1.5 text-sm shadow-sm focus:outline-2 focus:outline-blue-600 ${error ? "border-red-600" : "border-gray-300"}`}
+            value={value === null || value === undefined ? "" : String(value)}
+            onChange={(event) => form.setValue(spec.name, event.target.value)}
           />
         ) : spec.kind === "multiselect" ? (
           <LookupOptions lookup={spec.lookup} options={spec.options}>
