@@ -81,6 +81,8 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     await assign(db, study.id, patient.a1.id, "S-002");
     // A closed assignment still has its row.
     await assign(db, study.id, patient.a2.id, "S-001", false);
+    // Closed, then assigned again: one row, with the active assignment's screen number.
+    await assign(db, study.id, patient.b1.id, "S-000", false);
     await assign(db, study.id, patient.b1.id, "S-003");
     await assign(db, other.id, patient.unassigned.id, "X-001");
     await visit(db, patient.a1.id, study.id, v[0], "2025-03-03");

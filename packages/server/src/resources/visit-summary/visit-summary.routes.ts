@@ -32,8 +32,9 @@ function studyVisits(db: Db, studyId: number) {
 /**
  * The grid's rows in one query: every patient assigned to the study (active or closed) that the
  * user may see (DESIGN §4: their sites; administrators all), each with this study's visits as JSON.
- * The visits come from the (patient_id, study_id, visit_id) unique index, so 2,000 patients with 40
- * visits each answer in one round trip.
+ * A patient closed and assigned again is one row, with the active (else the latest) assignment's
+ * screen number. The visits come from the (patient_id, study_id, visit_id) unique index, so 2,000
+ * patients with 40 visits each answer in one round trip.
  */
 function patientStudyProfiles(db: Db, studyId: number, user: SessionUser) {
   // Site ids are integers, handed over as one array literal parameter ('{}' matches nothing).
@@ -42,15 +43,18 @@ function patientStudyProfiles(db: Db, studyId: number, user: SessionUser) {
     : sql`and p.recorder_site_id = any(${`{${user.siteIds.map(Number).join(",")}}`}::int[])`;
   return queryRows<VisitSummaryProfile>(
     db,
-    sql`select p.barcode, p.first_name as "firstName", p.last_name as "lastName", sp.screen_nr as "screenNr",
+    sql`select p.barcode, p.first_name as "firstName", p.last_name as "lastName", a.screen_nr as "screenNr",
         coalesce((select json_agg(json_build_object('visitId', pv.visit_id, 'visitDate', pv.visit_date)
             order by pv.visit_id)
           from ${patientVisits} pv
-          where pv.patient_id = p.id and pv.study_id = sp.study_id), '[]'::json) as visits
-      from ${studyPatients} sp
-      join ${patients} p on p.id = sp.patient_id
-      where sp.study_id = ${studyId} ${siteScope}
-      order by sp.screen_nr nulls last, p.last_name, p.first_name, p.id`,
+          where pv.patient_id = p.id and pv.study_id = ${studyId}), '[]'::json) as visits
+      from (select distinct on (sp.patient_id) sp.patient_id, sp.screen_nr
+          from ${studyPatients} sp
+          where sp.study_id = ${studyId}
+          order by sp.patient_id, sp.active desc, sp.id desc) a
+      join ${patients} p on p.id = a.patient_id
+      where true ${siteScope}
+      order by a.screen_nr nulls last, p.last_name, p.first_name, p.id`,
   );
 }
 
