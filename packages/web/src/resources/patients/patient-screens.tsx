@@ -146,13 +146,13 @@ function PatientFields({ form }: { form: FormApi<Form> }) {
         <SexRadio form={form} />
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2">{detailFields(bounds).map(field)}</div>
       </Section>
-      <Section title="Contact details">
+      <div className="border-t border-gray-100 pt-4">
         <ContactsBlock
           contacts={form.formData.contacts as PatientContactInput[] | undefined}
           errors={form.errors}
           onChange={(contacts) => form.setPart("contacts", contacts)}
         />
-      </Section>
+      </div>
       <Section title="Address">
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2">{addressFields.map(field)}</div>
       </Section>
