@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, signIn, test } from "./fixtures";
+import { expect, type Page, signIn, test, unique } from "./fixtures";
 
 /**
  * DESIGN §5: the app has no serious axe-core violation. Every built screen, and every popup in its
@@ -118,4 +118,31 @@ test("an open searchable select, date picker, multi-select and country select", 
   await page.getByLabel("Country").click();
   await expect(page.getByPlaceholder("Search country ...")).toBeVisible();
   await expectAccessible(page, "the open country select");
+});
+
+test("toasts, the narrow-screen menu and a public detail page signed out", async ({ page, browser }) => {
+  await signIn(page, "/therapy-categories/create");
+  await page.getByLabel("Name").fill(`Axe ${unique()}`);
+  // ONC is a demo category's code: the server refuses it on the Code field.
+  await page.getByLabel("Code").fill("ONC");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Invalid field data")).toBeVisible();
+  await expectAccessible(page, "the error toast and a server field error");
+  await page.getByLabel("Code").fill(unique().slice(0, 3));
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Therapy category created")).toBeVisible();
+  await expectAccessible(page, "the success toast");
+  const uuid = page.url().match(/thc-[0-9a-f-]+/)?.[0];
+
+  await page.setViewportSize({ width: 800, height: 800 });
+  await page.getByRole("button", { name: "Toggle menu" }).click();
+  await expect(page.getByRole("link", { name: "Therapy areas" })).toBeVisible();
+  await expectAccessible(page, "the open menu on a narrow screen");
+
+  const context = await browser.newContext();
+  const signedOut = await context.newPage();
+  await signedOut.goto(`/therapy-categories/${uuid}`);
+  await expect(signedOut.getByText(uuid as string, { exact: true })).toBeVisible();
+  await expectAccessible(signedOut, "a public detail page, signed out");
+  await context.close();
 });
