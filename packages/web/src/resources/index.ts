@@ -89,7 +89,10 @@ export const resourceRoutes: RouteObject[] = [
     "patients",
     screensOf(() => import("./patients/patient-screens")),
   ),
-  ...notBuiltCrud("study-patients", "Study patients"),
+  ...crud(
+    "study-patients",
+    screensOf(() => import("./study-patients/study-patient-screens")),
+  ),
   ...notBuiltCrud("patient-visits", "Patient visits"),
   ...crud(
     "visits",

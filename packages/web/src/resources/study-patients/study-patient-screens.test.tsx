@@ -1,0 +1,167 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { SiteOption, StudyPatient } from "@trialdesk/domain";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
+import { type Call, defaultUser, type Reply, renderRoutes, stubApi } from "../../screens/test-utils";
+import { Form, List } from "./study-patient-screens";
+
+const site: SiteOption = {
+  id: 4,
+  uuid: "site-00000000-0000-4000-8000-000000000004",
+  code: "BUD",
+  shortName: "Budapest CRC",
+  city: "Budapest",
+} as SiteOption;
+
+const assignment: StudyPatient = {
+  id: 12,
+  uuid: "sp-00000000-0000-4000-8000-000000000012",
+  version: 3,
+  studyId: 2,
+  patientId: 7,
+  screenNr: "S-012",
+  randomNr: "R-1012",
+  active: true,
+  startDate: "2025-05-05",
+  startedBy: 1,
+  closeDate: null,
+  closeReason: null,
+  closedBy: null,
+  notes: null,
+  barcode: "BUD-000007",
+  firstName: "Ilona",
+  lastName: "Kiss",
+  projectInternalCode: "ACRMDPHFL001",
+  studyWorkingName: "TD-2025-001_NORMAL",
+  studyUuid: "std-00000000-0000-4000-8000-000000000001",
+  startedByName: "Ada Admin",
+  closedByName: null,
+};
+
+const list = (items: unknown[]) => ({
+  data: { items, pagination: { page: 1, pageSize: 100, total: items.length } },
+});
+
+function api(extra: (call: Call) => Reply | undefined = () => undefined) {
+  return stubApi((call) => {
+    const answer = extra(call);
+    if (answer) return answer;
+    if (call.path === "/api/me/sites") return { data: { items: [site] } };
+    if (call.path === "/api/patients")
+      return list([{ id: 7, barcode: "BUD-000007", firstName: "Ilona", lastName: "Kiss" }]);
+    if (call.path === "/api/studies")
+      return list([{ id: 2, workingName: "TD-2025-001_NORMAL", projectInternalCode: "ACRMDPHFL001" }]);
+    if (call.path === `/api/study-patients/${assignment.uuid}` && call.method === "GET")
+      return { data: assignment };
+    if (call.path === "/api/study-patients" && call.method === "GET") return list([assignment]);
+    return undefined;
+  });
+}
+
+const routes = [
+  { path: "/study-patients", element: <List /> },
+  { path: "/study-patients/create", element: <Form /> },
+  { path: "/study-patients/:itemId/edit", element: <Form /> },
+].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
+
+beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe("study-patient screens", () => {
+  it("closes an assignment: the Close toggle asks for the close reason, required before anything is sent", async () => {
+    const user = userEvent.setup();
+    const calls = api((call) =>
+      call.method === "PUT"
+        ? { data: { ...assignment, ...(call.body as object), version: 4, closedByName: "Ada Admin" } }
+        : undefined,
+    );
+    renderRoutes(routes, [`/study-patients/${assignment.uuid}/edit`]);
+    expect(await screen.findByRole("heading", { name: "Edit Study patient data" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByLabelText("Patient")).toHaveTextContent("Kiss Ilona (BUD-000007)"),
+    );
+    expect(screen.getByLabelText("Study")).toHaveTextContent("ACRMDPHFL001 — TD-2025-001_NORMAL");
+    expect(screen.queryByLabelText("Close reason")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("switch", { name: "Close" }));
+    expect(screen.getByRole("switch", { name: "Close" })).toBeChecked();
+    const reason = screen.getByLabelText("Close reason");
+    const save = screen.getByRole("button", { name: "Save" });
+    await waitFor(() => expect(save).toBeEnabled());
+    await user.click(save);
+    expect(await screen.findByText("Close reason is required")).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([]);
+    await user.click(reason);
+    expect(screen.getAllByRole("option").map((o) => o.textContent)).toEqual([
+      "CANCELLED",
+      "DIED",
+      "End of study",
+    ]);
+    await user.click(screen.getByRole("option", { name: "End of study" }));
+    await user.click(save);
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(1));
+    const put = calls.find((c) => c.method === "PUT") as Call;
+    expect(put.path).toBe(`/api/study-patients/${assignment.uuid}`);
+    expect(put.body).toMatchObject({ uuid: assignment.uuid, version: 3, active: false, closeReason: "EOS" });
+    // Read-only view fields stay behind.
+    expect(put.body).not.toHaveProperty("barcode");
+  });
+
+  it("offers no Close toggle for a new assignment and shows the server's refusal in the error bar", async () => {
+    const user = userEvent.setup();
+    const calls = api((call) =>
+      call.method === "POST"
+        ? {
+            status: 400,
+            errorMessage: "Invalid field data",
+            fieldErrors: [{ field: "studyId", message: "The patient is already assigned to this study" }],
+          }
+        : undefined,
+    );
+    renderRoutes(routes, ["/study-patients/create"]);
+    expect(await screen.findByRole("heading", { name: "Assign patient to study" })).toBeInTheDocument();
+    expect(screen.queryByRole("switch", { name: "Close" })).not.toBeInTheDocument();
+    const patient = screen.getByLabelText("Patient");
+    await waitFor(() => expect(patient).toHaveTextContent("Type to select a patient ..."));
+    await user.click(patient);
+    await user.click(await screen.findByRole("option", { name: "Kiss Ilona (BUD-000007)" }));
+    await user.click(screen.getByLabelText("Study"));
+    await user.click(await screen.findByRole("option", { name: "ACRMDPHFL001 — TD-2025-001_NORMAL" }));
+    const save = screen.getByRole("button", { name: "Save" });
+    await waitFor(() => expect(save).toBeEnabled());
+    await user.click(save);
+    const bar = await screen.findByRole("alert");
+    expect(bar).toHaveTextContent("The patient is already assigned to this study");
+    const post = calls.find((c) => c.method === "POST") as Call;
+    expect(post.body).toMatchObject({ patientId: 7, studyId: 2, active: true });
+    const lookup = calls.find((c) => c.path === "/api/patients") as Call;
+    expect(lookup.search.get("siteId")).toBe(String(site.id));
+    expect(lookup.search.get("forSelect")).toBe("true");
+  });
+
+  it("lists the active site's assignments with the Active / Closed badge", async () => {
+    const calls = api((call) =>
+      call.path === "/api/study-patients" && call.method === "GET"
+        ? list([assignment, { ...assignment, id: 13, uuid: "sp-2", active: false, barcode: "BUD-000008" }])
+        : undefined,
+    );
+    renderRoutes(routes, ["/study-patients"]);
+    await screen.findByText("BUD-000008");
+    const body = screen.getAllByRole("row").slice(1);
+    expect(within(body[0]).getByText("Kiss Ilona")).toBeInTheDocument();
+    expect(within(body[0]).getByText("Active")).toBeInTheDocument();
+    expect(within(body[1]).getByText("Closed")).toBeInTheDocument();
+    const call = calls.find((c) => c.path === "/api/study-patients") as Call;
+    expect(call.search.get("siteId")).toBe(String(site.id));
+  });
+
+  it("asks for a site first", async () => {
+    localStorage.clear();
+    api();
+    renderRoutes(routes, ["/study-patients/create"]);
+    expect(await screen.findByText("Please select a site first")).toBeInTheDocument();
+  });
+});

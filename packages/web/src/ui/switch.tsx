@@ -1,0 +1,36 @@
+import * as RadixSwitch from "@radix-ui/react-switch";
+
+/** A labelled on/off switch (Radix): the label is clickable and names the control. */
+export function Switch({
+  id,
+  label,
+  checked,
+  onCheckedChange,
+  disabled,
+  describedBy,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  disabled?: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <div className="flex items-center gap-2">
+      <RadixSwitch.Root
+        id={id}
+        checked={checked}
+        disabled={disabled}
+        onCheckedChange={onCheckedChange}
+        aria-describedby={describedBy}
+        className="relative inline-flex h-5 w-9 shrink-0 items-center rounded-full bg-gray-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-50 data-[state=checked]:bg-red-600"
+      >
+        <RadixSwitch.Thumb className="block size-4 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.125rem]" />
+      </RadixSwitch.Root>
+      <label htmlFor={id} className="text-sm font-medium text-gray-800">
+        {label}
+      </label>
+    </div>
+  );
+}
