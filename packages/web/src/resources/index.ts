@@ -115,5 +115,8 @@ export const resourceRoutes: RouteObject[] = [
   route("/studies/:studyUuid/studyplans/create", studyplans("Editor")),
   route("/studyplans/:studyplanUuid/edit", studyplans("Editor")),
   route("/studyplans/:studyplanUuid", studyplans("Detail")),
-  route("/visit-summary/:studyUuid", notBuilt("Visit summary")),
+  // The per-study patient visit summary grid (spec §2.5).
+  route("/visit-summary/:studyUuid", async () => ({
+    Component: (await import("./visit-summary/visit-summary-screen")).VisitSummaryScreen,
+  })),
 ].filter((route) => !isPublic(route));
