@@ -147,11 +147,11 @@ function StudyPatientFields({ form, site }: { form: FormApi<Form>; site: SiteOpt
             onCheckedChange={(close) => form.setValue("active", !close)}
           />
           <p id="field-close-hint" className="text-xs text-gray-600">
-            {closed
-              ? data.closedByName && data.closeDate
-                ? `Closed by ${data.closedByName} on ${data.closeDate}.`
-                : "The assignment is closed when saved."
-              : "Closes the patient's assignment to this study."}
+            {!closed
+              ? "Closes the patient's assignment to this study."
+              : data.closeDate
+                ? `Closed${data.closedByName ? ` by ${data.closedByName}` : ""} on ${data.closeDate}.`
+                : "The assignment is closed when saved."}
           </p>
           {closed && <div className="max-w-sm">{field(closeReasonField)}</div>}
         </div>

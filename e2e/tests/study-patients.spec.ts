@@ -1,0 +1,126 @@
+import { expect, type Page, signIn, test, unique } from "./fixtures";
+
+async function chooseSite(page: Page, code: string) {
+  await page.getByTitle("Active site").click();
+  await page.getByRole("list", { name: "Sites" }).getByRole("button").filter({ hasText: code }).click();
+  await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
+}
+
+/** A new patient of the BUD site, written through the API as the patient form would. */
+async function newPatient(page: Page, lastName: string) {
+  const auth = await page.request.post("/api/auth", {
+    data: { username: "admin@example.com", password: "admin1234" },
+  });
+  const { accessToken, csrfToken } = (await auth.json()).data;
+  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  const sites = await page.request.get("/api/me/sites", { headers });
+  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
+  const response = await page.request.post("/api/patients", {
+    headers,
+    data: {
+      recorderSiteId: bud.id,
+      status: 1,
+      patientDetail: { firstName: "Réka", lastName, sex: "FEMALE" },
+      address: { countryCode: "HU", city: "Szeged" },
+      contacts: [{ contactType: "PHONE", value: "+36 30 555 0101" }],
+    },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()).data.barcode as string;
+}
+
+async function choosePatient(page: Page, lastName: string) {
+  await page.getByLabel("Patient", { exact: true }).click();
+  await page.getByPlaceholder("Search...").fill(lastName);
+  await page.getByRole("option", { name: new RegExp(`^${lastName} Réka`) }).click();
+}
+
+async function chooseStudy(page: Page, workingName: string) {
+  await page.getByLabel("Study", { exact: true }).click();
+  await page.getByRole("option", { name: new RegExp(workingName) }).click();
+}
+
+test("the home tile Add patient to study opens the editor, which needs a site", async ({ page }) => {
+  await signIn(page, "/");
+  await page.getByRole("link", { name: /Add patient to study/ }).click();
+  await expect(page).toHaveURL(/\/study-patients\/create$/);
+  await expect(page.getByText("Please select a site first")).toBeVisible();
+  await chooseSite(page, "BUD");
+  await expect(page.getByRole("heading", { name: "Assign patient to study" })).toBeVisible();
+  await expect(page.getByLabel("Patient", { exact: true })).toContainText("Type to select a patient ...");
+  // A new assignment has no Close toggle; patient and study are required.
+  await expect(page.getByRole("switch", { name: "Close" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Patient is required")).toBeVisible();
+  await expect(page.getByText("Study is required")).toBeVisible();
+});
+
+test("assign a patient to a study, be refused a second active assignment, close it with a reason, see Closed", async ({
+  page,
+}) => {
+  const lastName = `Tesztelő${unique()}`;
+  await signIn(page, "/study-patients");
+  const barcode = await newPatient(page, lastName);
+  await chooseSite(page, "BUD");
+  await expect(page.getByRole("heading", { name: "Study patients" })).toBeVisible();
+  for (const title of ["Id", "Barcode", "Patient", "Study", "Screen Nr", "Random Nr", "Start date", "Status"])
+    await expect(page.getByRole("columnheader", { name: title })).toBeVisible();
+
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("heading", { name: "Assign patient to study" })).toBeVisible();
+  await choosePatient(page, lastName);
+  await expect(page.getByLabel("Patient", { exact: true })).toContainText(`${lastName} Réka (${barcode})`);
+  await chooseStudy(page, "TD-2025-001_SUB-STUDY");
+  await page.getByLabel("Screen number").fill("S-901");
+  await page.getByLabel("Random number").fill("R-9901");
+  await page.getByLabel("Notes").fill("Consent signed on paper");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Study patient created")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Edit Study patient data" })).toBeVisible();
+  const editUrl = page.url();
+
+  // A second active assignment to the same study is refused, in the error bar and on the field.
+  await page.goto("/study-patients/create");
+  await choosePatient(page, lastName);
+  await chooseStudy(page, "TD-2025-001_SUB-STUDY");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "The patient is already assigned to this study" }),
+  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Assign patient to study" })).toBeVisible();
+
+  // Close it: the close reason is required before it saves.
+  await page.goto(editUrl);
+  await expect(page.getByLabel("Screen number")).toHaveValue("S-901");
+  await expect(page.getByLabel("Patient", { exact: true })).toContainText(`${lastName} Réka`);
+  await expect(page.getByLabel("Close reason")).toHaveCount(0);
+  await page.getByRole("switch", { name: "Close" }).click();
+  await expect(page.getByRole("switch", { name: "Close" })).toBeChecked();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Close reason is required")).toBeVisible();
+  await expect(page.getByText("Study patient updated")).toHaveCount(0);
+  await page.getByLabel("Close reason").click();
+  await expect(page.getByRole("option")).toHaveText(["CANCELLED", "DIED", "End of study"]);
+  await page.getByRole("option", { name: "End of study" }).click();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Study patient updated")).toBeVisible();
+  await expect(page.getByText(/Closed by Ada Admin on \d{4}-\d{2}-\d{2}\./)).toBeVisible();
+
+  // The list shows it Closed (red) with its numbers and the project's code.
+  await page.goto("/study-patients");
+  await page.getByRole("searchbox").fill(lastName);
+  const row = page.getByRole("row").filter({ hasText: barcode });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(`${lastName} Réka`);
+  await expect(row).toContainText("S-901");
+  await expect(row).toContainText("R-9901");
+  await expect(row).toContainText("ACRMDPHFL001");
+  await expect(row.getByText("Closed")).toBeVisible();
+
+  // Closed, it no longer blocks a new assignment to the study.
+  await page.goto("/study-patients/create");
+  await choosePatient(page, lastName);
+  await chooseStudy(page, "TD-2025-001_SUB-STUDY");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Study patient created")).toBeVisible();
+});
