@@ -93,7 +93,10 @@ export const resourceRoutes: RouteObject[] = [
     "study-patients",
     screensOf(() => import("./study-patients/study-patient-screens")),
   ),
-  ...notBuiltCrud("patient-visits", "Patient visits"),
+  ...crud(
+    "patient-visits",
+    screensOf(() => import("./patient-visits/patient-visit-screens")),
+  ),
   ...crud(
     "visits",
     screensOf(() => import("./visits/visit-screens")),

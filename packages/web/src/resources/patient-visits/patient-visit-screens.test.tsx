@@ -1,0 +1,283 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import {
+  emptyPatientVisit,
+  normalizePatientVisit,
+  type SiteOption,
+  type VisitOption,
+} from "@trialdesk/domain";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FormScreen } from "../../screens/FormScreen";
+import { type Call, renderRoutes, stubApi } from "../../screens/test-utils";
+import { useFormState } from "../../screens/useFormState";
+import { formOf, PatientVisitFields, type PatientVisitForm, typedTime } from "./patient-visit-screens";
+
+const site = { id: 7, uuid: "site-7", code: "BUD", shortName: "Budapest CRC" } as SiteOption;
+
+const patients = [
+  { id: 1, barcode: "BUD-000001", firstName: "Anna", lastName: "Kovács" },
+  { id: 2, barcode: "BUD-000002", firstName: "László", lastName: "Nagy" },
+];
+const studyPatients: Record<number, object[]> = {
+  1: [
+    {
+      studyId: 10,
+      studyUuid: "std-10",
+      active: true,
+      projectInternalCode: "ACRMDPHFL001",
+      studyWorkingName: "TD-2025-001_NORMAL",
+    },
+    {
+      studyId: 11,
+      studyUuid: "std-11",
+      active: false,
+      projectInternalCode: "ACRMDPHFL001",
+      studyWorkingName: "TD-2025-001_SUB-STUDY",
+    },
+  ],
+  2: [
+    {
+      studyId: 10,
+      studyUuid: "std-10",
+      active: true,
+      projectInternalCode: "ACRMDPHFL001",
+      studyWorkingName: "TD-2025-001_NORMAL",
+    },
+  ],
+};
+const visit = (visitId: number, visitName: string, recorded?: Partial<VisitOption>): VisitOption => ({
+  visitName,
+  visitUuid: `visit-${visitId}`,
+  visitId,
+  visitType: 60,
+  mandatory: 1,
+  visitStatus: null,
+  visitResult: null,
+  visitDate: null,
+  visitTime: null,
+  notes: null,
+  patientVisitId: null,
+  patientVisitUuid: null,
+  patientVisitVersion: null,
+  ...recorded,
+});
+const screening = visit(100, "Screening", {
+  visitStatus: "COMPLETED",
+  visitResult: "OK",
+  visitDate: "2025-03-10",
+  visitTime: "09:30",
+  notes: "Fasting",
+  patientVisitId: 55,
+  patientVisitUuid: "pv-55",
+  patientVisitVersion: 4,
+});
+const visitsOf = (studyId: number) =>
+  studyId === 10 ? { 100: screening, 101: visit(101, "Week 2") } : { 200: visit(200, "Sub-study screening") };
+
+const page = (items: object[]) => ({ items, pagination: { page: 1, pageSize: 100, total: items.length } });
+
+function server(call: Call) {
+  if (call.path === "/api/patients") {
+    const term = (call.search.get("search") ?? "").toLowerCase();
+    return {
+      data: page(patients.filter((p) => `${p.lastName} ${p.firstName}`.toLowerCase().includes(term))),
+    };
+  }
+  if (call.path === "/api/study-patients")
+    return { data: page(studyPatients[Number(call.search.get("pid"))] ?? []) };
+  if (call.path === "/api/patient-visit-detail") {
+    const studyId = Number(call.search.get("studyId"));
+    return { data: { patient: {}, study: { studyId }, visits: visitsOf(studyId) } };
+  }
+}
+
+function Harness() {
+  // As FormScreen sets it up: the domain's normalizer runs on every change.
+  const form = useFormState<PatientVisitForm>(() => ({ ...emptyPatientVisit(), uuid: "pv-new" }), {
+    normalize: normalizePatientVisit,
+  });
+  return (
+    <>
+      <PatientVisitFields form={form} site={site} />
+      <output aria-label="form data">{JSON.stringify(form.formData)}</output>
+    </>
+  );
+}
+
+const formData = () => JSON.parse(screen.getByLabelText("form data").textContent ?? "{}");
+
+function renderFields() {
+  const calls = stubApi(server);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <Harness />
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+async function choose(u: ReturnType<typeof userEvent.setup>, field: string, option: string | RegExp) {
+  await u.click(screen.getByRole("combobox", { name: field }));
+  await u.click(await screen.findByRole("option", { name: option }));
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+// Many clicks through three dependent selects: room for a busy machine.
+const clicksTimeout = 20_000;
+
+describe("the patient visit editor", () => {
+  it(
+    "asks for a patient, then a study, then a visit, each choice resetting what depends on it",
+    async () => {
+      const calls = renderFields();
+      const u = userEvent.setup();
+      const study = screen.getByRole("combobox", { name: "Study" });
+      const visitSelect = screen.getByRole("combobox", { name: "Visit" });
+      expect(study).toHaveTextContent("Select a patient first");
+      expect(study).toBeDisabled();
+      expect(visitSelect).toHaveTextContent("Select a study first");
+      expect(visitSelect).toBeDisabled();
+      await waitFor(() =>
+        expect(screen.getByRole("combobox", { name: "Patient" })).toHaveTextContent(
+          "Type to select a patient ...",
+        ),
+      );
+      expect(screen.getByRole("combobox", { name: "Visit status" })).toHaveTextContent("Please select ...");
+      expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+
+      // The patient lookup: the active site's assigned patients, searched on the server.
+      await u.click(screen.getByRole("combobox", { name: "Patient" }));
+      await u.type(screen.getByPlaceholderText("Search..."), "nagy");
+      const searchedFor = () =>
+        calls.find((c) => c.path === "/api/patients" && c.search.get("search") === "nagy");
+      await waitFor(() => expect(searchedFor()).toBeDefined());
+      expect(Object.fromEntries(searchedFor()?.search ?? [])).toMatchObject({
+        forSelect: "true",
+        siteId: "7",
+        onlyAssigned: "true",
+        pagesize: "100",
+      });
+      await waitFor(() => expect(screen.queryByRole("option", { name: /^Kovács/ })).not.toBeInTheDocument());
+      await u.click(screen.getByRole("option", { name: "Nagy László (BUD-000002)" }));
+      expect(formData()).toMatchObject({ patientId: 2, studyId: null, visitId: null, uuid: "pv-new" });
+      expect(study).toHaveTextContent("Type to select a study ...");
+
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      expect(calls.some((c) => c.path === "/api/study-patients" && c.search.get("pid") === "2")).toBe(true);
+      expect(visitSelect).toHaveTextContent("Type to select a visit ...");
+      await choose(u, "Visit", /^Week 2/);
+      expect(formData()).toMatchObject({ patientId: 2, studyId: 10, visitId: 101, visitStatus: null });
+
+      // Typed values go when the study changes; the patient stays.
+      await u.type(screen.getByLabelText("Notes"), "early");
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      expect(formData()).toMatchObject({ patientId: 2, studyId: 10, visitId: null, notes: "" });
+
+      // Another patient empties everything else.
+      await choose(u, "Patient", "Kovács Anna (BUD-000001)");
+      expect(formData()).toMatchObject({ patientId: 1, studyId: null, visitId: null });
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_SUB-STUDY (closed)");
+      const detailCall = calls.filter((c) => c.path === "/api/patient-visit-detail").at(-1);
+      expect(Object.fromEntries(detailCall?.search ?? [])).toEqual({ patientId: "1", studyId: "11" });
+    },
+    clicksTimeout,
+  );
+
+  it(
+    "fills in the patient's existing visit, so saving updates it, and clears it for a visit without data",
+    async () => {
+      renderFields();
+      const u = userEvent.setup();
+      await choose(u, "Patient", /^Kovács Anna/);
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      await choose(u, "Visit", /^Screening/);
+      expect(formData()).toMatchObject({
+        id: 55,
+        uuid: "pv-55",
+        version: 4,
+        patientId: 1,
+        studyId: 10,
+        visitId: 100,
+        visitDate: "2025-03-10",
+        visitTime: "09:30",
+        visitStatus: "COMPLETED",
+        visitResult: "OK",
+        notes: "Fasting",
+      });
+      expect(screen.getByLabelText("Visit time")).toHaveValue("09:30");
+      expect(screen.getByRole("combobox", { name: "Visit result" })).toHaveTextContent("OK");
+
+      // A visit without data: cleared, and a new record with a fresh uuid (not the existing visit's).
+      await choose(u, "Visit", /^Week 2/);
+      const cleared = formData();
+      expect(cleared).toMatchObject({ visitId: 101, visitDate: null, visitStatus: null, notes: "" });
+      expect(cleared.id).toBeUndefined();
+      expect(cleared.uuid).toMatch(/^pv-/);
+      expect(cleared.uuid).not.toBe("pv-55");
+      expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+    },
+    clicksTimeout,
+  );
+
+  it(
+    "offers the result only for a COMPLETED visit, and lets the patient list include unassigned patients",
+    async () => {
+      const calls = renderFields();
+      const u = userEvent.setup();
+      await choose(u, "Visit status", "Completed");
+      await choose(u, "Visit result", "Failed");
+      expect(formData()).toMatchObject({ visitStatus: "COMPLETED", visitResult: "FAILED" });
+      await choose(u, "Visit status", "No show");
+      expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+      expect(formData()).toMatchObject({ visitStatus: "NO_SHOW", visitResult: null });
+
+      await u.click(screen.getByRole("checkbox", { name: "Only assigned patients" }));
+      await u.click(screen.getByRole("combobox", { name: "Patient" }));
+      await screen.findByRole("option", { name: /^Kovács Anna/ });
+      const last = calls.filter((c) => c.path === "/api/patients").at(-1);
+      expect(last?.search.has("onlyAssigned")).toBe(false);
+      expect(typedTime("0930")).toBe("09:30");
+      expect(typedTime("9:3x0")).toBe("93:0");
+    },
+    clicksTimeout,
+  );
+
+  it(
+    "shows the server's reason in an error text bar at the top of the form when saving fails",
+    async () => {
+      const calls = stubApi((call) =>
+        call.method === "PUT"
+          ? {
+              status: 400,
+              errorMessage: "Invalid field data",
+              fieldErrors: [{ field: "studyId", message: "The patient is not assigned to this study" }],
+            }
+          : server(call),
+      );
+      const u = userEvent.setup();
+      renderRoutes(
+        [
+          { path: "/patient-visits/create", element: <FormScreen description={formOf(site)} /> },
+          { path: "/patient-visits/:itemId/edit", element: <FormScreen description={formOf(site)} /> },
+        ],
+        ["/patient-visits/create"],
+      );
+      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+      await choose(u, "Patient", /^Kovács Anna/);
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      await choose(u, "Visit", /^Screening/);
+      const save = screen.getByRole("button", { name: "Save" });
+      await waitFor(() => expect(save).toBeEnabled());
+      await u.click(save);
+      const bar = await screen.findByText("Invalid field data: The patient is not assigned to this study");
+      expect(bar).toHaveAttribute("role", "alert");
+      const put = calls.find((c) => c.method === "PUT");
+      expect(put?.path).toBe("/api/patient-visits/pv-55");
+      expect(put?.body).toMatchObject({ id: 55, version: 4, visitId: 100, visitStatus: "COMPLETED" });
+    },
+    clicksTimeout,
+  );
+});

@@ -1,0 +1,335 @@
+import { useQuery } from "@tanstack/react-query";
+import {
+  choosePatient,
+  chooseStudy,
+  chooseVisit,
+  emptyPatientVisit,
+  type ListData,
+  lookupPageSizes,
+  newUuid,
+  normalizePatientVisit,
+  notesMaxLength,
+  type PatientVisit,
+  type PatientVisitDetail,
+  type PatientVisitInput,
+  type PatientVisitListRow,
+  type SiteOption,
+  type StudyPatientLookupItem,
+  showsVisitResult,
+  type VisitOption,
+  type VisitStatus,
+  validatePatientVisit,
+  visitResults,
+  visitStatuses,
+} from "@trialdesk/domain";
+import { useMemo, useState } from "react";
+import { api } from "../../api/client";
+import { useActiveSite } from "../../app/site";
+import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
+import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
+import type { FormApi } from "../../screens/useFormState";
+import { Badge, type BadgeColor } from "../../ui/badge";
+import { Checkbox } from "../../ui/checkbox";
+import { Field } from "../../ui/field";
+import { Input } from "../../ui/input";
+import { SearchableSelect } from "../../ui/select";
+import { NoSiteChosen } from "../patients/patient-screens";
+
+export type PatientVisitForm = Partial<PatientVisitInput> & {
+  patientName?: string | null;
+  studyName?: string | null;
+  visitName?: string | null;
+};
+
+/** The placeholder of selects that need nothing chosen first (spec §2.5). */
+const pleaseSelect = "Please select ...";
+
+const statusColors: Record<VisitStatus, BadgeColor> = {
+  BOOKED: "blue",
+  ARRIVED: "amber",
+  COMPLETED: "green",
+  CANCELLED: "gray",
+  NO_SHOW: "red",
+};
+const statusLabel = (status: string | null | undefined) =>
+  visitStatuses.find((s) => s.value === status)?.label ?? "—";
+const resultLabel = (result: string | null | undefined) =>
+  visitResults.find((r) => r.value === result)?.label ?? "—";
+
+export const VisitStatusBadge = ({ status }: { status: VisitStatus | null | undefined }) =>
+  status ? <Badge color={statusColors[status]}>{statusLabel(status)}</Badge> : null;
+
+const listOf = (site: SiteOption): ListDescription<PatientVisitListRow> => ({
+  resource: "patient-visits",
+  title: "Patient visits",
+  // The active site's visits (spec §1: patient screens work in the chosen site).
+  query: { siteId: site.id },
+  rowId: "patientVisitUuid",
+  routeId: "patientVisitUuid",
+  columns: [
+    { key: "patientVisitId", title: "Id", sortable: true, className: "w-16" },
+    { key: "screenNumber", title: "Screen Nr", sortable: true },
+    { key: "patientName", title: "Patient", sortable: true },
+    { key: "studyName", title: "Study", sortable: true },
+    { key: "visitName", title: "Visit", sortable: true },
+    { key: "visitDate", title: "Visit date", sortable: true, className: "text-center" },
+    {
+      key: "visitStatus",
+      title: "Status",
+      sortable: true,
+      format: (row) => <VisitStatusBadge status={row.visitStatus} />,
+    },
+  ],
+  describe: (row) => `${row.visitName} of ${row.patientName}`,
+});
+
+/**
+ * Keeps a record new or existing as the reset rules leave it: data without a uuid is a new visit;
+ * it keeps the form's client uuid while that is a new record too, else it gets a fresh one.
+ */
+export function withUuid(next: PatientVisitForm, current: PatientVisitForm): PatientVisitForm {
+  if (next.uuid) return next;
+  const isNew = typeof current.id !== "number";
+  return { ...next, uuid: isNew && current.uuid ? current.uuid : newUuid("patient-visits") };
+}
+
+/** The patient selector's lookup (spec §7): the active site's patients, searched on the server. */
+export const patientLookup = (site: SiteOption, onlyAssigned: boolean): Lookup => ({
+  resource: "patients",
+  pageSize: lookupPageSizes.patients,
+  query: { forSelect: "true", siteId: site.id, onlyAssigned: onlyAssigned ? "true" : undefined },
+  search: "search",
+  option: (p: Row) => ({ value: p.id, label: `${p.lastName} ${p.firstName} (${p.barcode})` }),
+  selected: (data: Row) =>
+    data.patientId && data.patientName ? { value: data.patientId, label: data.patientName } : null,
+});
+
+/** The patient's studies from GET study-patients?pid= (spec §7), one option per study. */
+function useStudiesOf(patientId: number | null | undefined) {
+  const query = { page: 1, pagesize: lookupPageSizes.studies, pid: patientId ?? undefined };
+  return useQuery({
+    queryKey: ["lookup", "study-patients", query],
+    queryFn: () => api.get<ListData<StudyPatientLookupItem>>("study-patients", query),
+    enabled: Boolean(patientId),
+    select: (data) => {
+      // An active assignment wins over a closed one to the same study.
+      const byStudy = new Map<number, StudyPatientLookupItem>();
+      for (const item of data.items) {
+        if (!byStudy.has(item.studyId) || item.active) byStudy.set(item.studyId, item);
+      }
+      return [...byStudy.values()].map((item) => ({
+        value: item.studyId,
+        label:
+          `${item.projectInternalCode ?? ""} ${item.studyWorkingName ?? ""}${item.active ? "" : " (closed)"}`.trim(),
+      }));
+    },
+  });
+}
+
+/** The study's visits with the patient's data for each (GET patient-visit-detail, spec §7). */
+function useVisitOptions(patientId: number | null | undefined, studyId: number | null | undefined) {
+  return useQuery({
+    queryKey: ["patient-visit-detail", patientId, studyId],
+    queryFn: async () => {
+      try {
+        return await api.get<PatientVisitDetail>("patient-visit-detail", {
+          patientId: patientId ?? undefined,
+          studyId: studyId ?? undefined,
+        });
+      } catch (error) {
+        // Spec §8: a failed detail fetch is logged and gives no message to the user.
+        console.error("Failed to load the patient visit detail", error);
+        throw error;
+      }
+    },
+    enabled: Boolean(patientId && studyId),
+    select: (data) => Object.values(data.visits),
+  });
+}
+
+const recordedText = (visit: VisitOption) =>
+  visit.patientVisitId ? [visit.visitDate, statusLabel(visit.visitStatus)].filter(Boolean).join(" · ") : "";
+
+const statusField: FieldSpec = {
+  name: "visitStatus",
+  label: "Visit status",
+  kind: "select",
+  placeholder: pleaseSelect,
+  options: visitStatuses.map((s) => ({ value: s.value, label: s.label })),
+};
+const resultField: FieldSpec = {
+  name: "visitResult",
+  label: "Visit result",
+  kind: "select",
+  placeholder: pleaseSelect,
+  options: visitResults.map((r) => ({ value: r.value, label: r.label })),
+};
+const dateField: FieldSpec = { name: "visitDate", label: "Visit date", kind: "date" };
+const notesField: FieldSpec = {
+  name: "notes",
+  label: "Notes",
+  kind: "textarea",
+  maxLength: notesMaxLength,
+  rows: 3,
+  width: "full",
+};
+
+/** Keeps what a time of day may hold and adds the colon after the hours: "0930" → "09:30". */
+export function typedTime(text: string): string {
+  const digits = text.replace(/\D/g, "").slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}:${digits.slice(2)}` : digits;
+}
+
+/**
+ * The patient visit editor (spec §2.5, §4): patient, then study, then visit; each choice resets what
+ * depends on it, and choosing a visit the patient already has fills in its data, so saving updates it.
+ */
+export function PatientVisitFields({ form, site }: { form: FormApi<PatientVisitForm>; site: SiteOption }) {
+  const [onlyAssigned, setOnlyAssigned] = useState(true);
+  const data = form.formData;
+  const studies = useStudiesOf(data.patientId);
+  const visitOptions = useVisitOptions(data.patientId, data.studyId);
+  const visitsById = new Map((visitOptions.data ?? []).map((v) => [v.visitId, v]));
+  const reset = (next: PatientVisitForm) => form.setFormData(withUuid(next, data));
+
+  const patientField: FieldSpec = {
+    name: "patientId",
+    label: "Patient",
+    required: true,
+    kind: "select",
+    placeholder: "Type to select a patient ...",
+    emptyText: "No item found",
+    lookup: patientLookup(site, onlyAssigned),
+  };
+  // Choosing a patient goes through the reset rule rather than setting one value.
+  const patientForm = {
+    ...form,
+    setValue: (_: string, value: unknown) => reset(choosePatient(value as number)),
+  };
+
+  return (
+    <div className="grid max-w-3xl grid-cols-1 gap-4 md:grid-cols-2">
+      <div className="flex flex-col gap-2 md:col-span-2">
+        <FormField spec={patientField} form={patientForm} />
+        <Checkbox
+          id="only-assigned-patients"
+          label="Only assigned patients"
+          checked={onlyAssigned}
+          onCheckedChange={setOnlyAssigned}
+        />
+      </div>
+      <Field id={fieldId("studyId")} label="Study" required error={form.errors.studyId}>
+        {(control) => (
+          <SearchableSelect
+            {...control}
+            options={studies.data ?? []}
+            loading={Boolean(data.patientId) && studies.isPending}
+            disabled={!data.patientId}
+            value={data.studyId}
+            onChange={(studyId) => reset(chooseStudy(data, studyId))}
+            placeholder={data.patientId ? "Type to select a study ..." : "Select a patient first"}
+            emptyText="No item found"
+          />
+        )}
+      </Field>
+      <Field id={fieldId("visitId")} label="Visit" required error={form.errors.visitId}>
+        {(control) => (
+          <SearchableSelect
+            {...control}
+            options={(visitOptions.data ?? []).map((v) => ({ value: v.visitId, label: v.visitName }))}
+            loading={Boolean(data.studyId) && visitOptions.isPending}
+            disabled={!data.studyId}
+            value={data.visitId}
+            onChange={(visitId) => reset(chooseVisit(data, visitId, visitsById.get(visitId)))}
+            placeholder={data.studyId ? "Type to select a visit ..." : "Select a study first"}
+            emptyText="No item found"
+            renderOption={(option) => {
+              const visit = visitsById.get(option.value);
+              const recorded = visit ? recordedText(visit) : "";
+              return (
+                <span className="flex w-full items-center justify-between gap-2">
+                  <span>{option.label}</span>
+                  {recorded && <span className="text-xs text-gray-500">{recorded}</span>}
+                </span>
+              );
+            }}
+          />
+        )}
+      </Field>
+      <FormField spec={dateField} form={form} />
+      <Field id={fieldId("visitTime")} label="Visit time" hint="HH:mm" error={form.errors.visitTime}>
+        {(control) => (
+          <Input
+            {...control}
+            inputMode="numeric"
+            maxLength={5}
+            placeholder="HH:mm"
+            autoComplete="off"
+            invalid={Boolean(form.errors.visitTime)}
+            className="max-w-28"
+            value={data.visitTime ?? ""}
+            onChange={(event) => form.setValue("visitTime", typedTime(event.target.value))}
+          />
+        )}
+      </Field>
+      <FormField spec={statusField} form={form} />
+      {showsVisitResult(data.visitStatus) ? <FormField spec={resultField} form={form} /> : <div />}
+      <div className="md:col-span-2">
+        <FormField spec={notesField} form={form} />
+      </div>
+    </div>
+  );
+}
+
+export const formOf = (site: SiteOption): FormDescription<PatientVisitForm> => ({
+  resource: "patient-visits",
+  title: "Patient visit",
+  createTitle: "Add new visit",
+  editTitle: "Modify patient visit",
+  empty: emptyPatientVisit,
+  normalize: normalizePatientVisit,
+  validate: validatePatientVisit,
+  errorBar: true,
+  fields: (form) => <PatientVisitFields form={form} site={site} />,
+});
+
+const show = (value: string | null | undefined) => value || "—";
+
+type PatientVisitView = PatientVisit & {
+  patientName: string;
+  studyName: string;
+  visitName: string;
+  screenNumber: string | null;
+};
+
+const detail: DetailDescription<PatientVisitView> = {
+  resource: "patient-visits",
+  title: "Patient visit",
+  rows: [
+    { label: "Patient", value: (v) => v.patientName },
+    { label: "Screen Nr", value: (v) => show(v.screenNumber) },
+    { label: "Study", value: (v) => v.studyName },
+    { label: "Visit", value: (v) => v.visitName },
+    { label: "Visit date", value: (v) => show(v.visitDate) },
+    { label: "Visit time", value: (v) => show(v.visitTime) },
+    { label: "Visit status", value: (v) => <VisitStatusBadge status={v.visitStatus} /> },
+    { label: "Visit result", value: (v) => (v.visitResult ? resultLabel(v.visitResult) : "—") },
+    { label: "Notes", value: (v) => show(v.notes) },
+  ],
+};
+
+export function List() {
+  const { site } = useActiveSite();
+  const description = useMemo(() => (site ? listOf(site) : null), [site]);
+  return description ? <ListScreen description={description} /> : <NoSiteChosen />;
+}
+
+export function Form() {
+  const { site } = useActiveSite();
+  const description = useMemo(() => (site ? formOf(site) : null), [site]);
+  return description ? <FormScreen description={description} /> : <NoSiteChosen />;
+}
+
+export const Detail = () => <DetailScreen description={detail} />;
