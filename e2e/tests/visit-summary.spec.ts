@@ -1,0 +1,137 @@
+import { admin, expect, type Page, signIn, test, unique } from "./fixtures";
+
+/** The demo study the home tile and the menu point at. */
+const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
+
+/** Calls the API as the app does: bearer token and CSRF header. */
+async function apiOf(page: Page) {
+  const auth = await page.request.post("/api/auth", {
+    data: { username: admin.email, password: admin.password },
+  });
+  expect(auth.ok()).toBeTruthy();
+  const { accessToken, csrfToken } = (await auth.json()).data;
+  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  return {
+    get: async (path: string) => (await (await page.request.get(path, { headers })).json()).data,
+    post: async (path: string, data: object) => {
+      const response = await page.request.post(path, { headers, data });
+      expect(response.ok(), await response.text()).toBeTruthy();
+      return (await response.json()).data;
+    },
+  };
+}
+
+type Column = { id: number; visitName: string; visitType: number };
+
+/** A patient of the first site, assigned to the demo study, with one dated visit: the second column. */
+async function patientWithOneVisit(page: Page) {
+  const api = await apiOf(page);
+  const study = await api.get(`/api/studies/${demoStudyUuid}`);
+  const { studyVisits } = (await api.get(`/api/patient-visit-summary/${demoStudyUuid}`)) as {
+    studyVisits: Column[];
+  };
+  const site = (await api.get("/api/sites?pagesize=1")).items[0];
+  const lastName = `Summary${unique()}`;
+  const patient = await api.post("/api/patients", {
+    recorderSiteId: site.id,
+    status: 1,
+    patientDetail: { firstName: "Vera", lastName, sex: "FEMALE", birthDate: "1979-04-12" },
+    address: { countryCode: "HU", city: "Budapest" },
+    contacts: [],
+  });
+  // A screen number that sorts first, so the row is in view without scrolling.
+  await api.post("/api/study-patients", {
+    studyId: study.id,
+    patientId: patient.id,
+    screenNr: `0-${unique()}`,
+    startDate: "2025-02-03",
+    active: true,
+  });
+  const visit = studyVisits[1];
+  await api.post("/api/patient-visits", {
+    patientId: patient.id,
+    studyId: study.id,
+    visitId: visit.id,
+    visitDate: "2025-02-17",
+    visitStatus: "COMPLETED",
+    visitResult: "OK",
+  });
+  return { study, studyVisits, name: `${lastName} Vera` };
+}
+
+test("the home tile opens the demo study's visit summary with dates and available in the right cells", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await signIn(page, "/");
+  const { study, studyVisits, name } = await patientWithOneVisit(page);
+
+  await page.getByRole("main").getByRole("link", { name: "Visit summary" }).click();
+  await expect(page).toHaveURL(`/visit-summary/${demoStudyUuid}`);
+  await expect(page.getByRole("heading", { name: `Visit summary — ${study.workingName}` })).toBeVisible();
+
+  const grid = page.getByRole("table", { name: "Visit summary" });
+  const headers = grid.getByRole("columnheader");
+  await expect(headers.nth(0)).toHaveText("Nr.");
+  await expect(headers.nth(1)).toHaveText("Screen Nr");
+  await expect(headers.nth(2)).toHaveText("Name");
+  // One column per study visit, in studyplan order, with its name and type.
+  await expect(headers).toHaveCount(3 + studyVisits.length);
+  await expect(headers.nth(3)).toContainText(studyVisits[0].visitName);
+  await expect(headers.nth(3)).toContainText(`${studyVisits[0].visitType} `);
+
+  // The new patient: the second visit's date, the first and the others available.
+  const row = grid.getByRole("row").filter({ has: page.getByRole("rowheader", { name }) });
+  await expect(row).toHaveCount(1);
+  const cells = row.getByRole("cell");
+  await expect(cells.nth(2)).toHaveText("available");
+  await expect(cells.nth(3)).toHaveText("2025-02-17");
+  await expect(cells.nth(4)).toHaveText("available");
+
+  // The demo data's patients have dated visits too, and the grid counts every patient.
+  const total = Number(await grid.getAttribute("aria-rowcount")) - 1;
+  expect(total).toBeGreaterThan(10);
+  await expect(
+    grid
+      .getByRole("cell")
+      .filter({ hasText: /^\d{4}-\d{2}-\d{2}$/ })
+      .first(),
+  ).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("the grid scrolls by keyboard with the name column and the header kept in place", async ({ page }) => {
+  await signIn(page, `/visit-summary/${demoStudyUuid}`);
+  const grid = page.getByRole("table", { name: "Visit summary" });
+  await expect(grid.getByRole("row").nth(1)).toBeVisible();
+  const area = page.getByRole("region", { name: "Visit summary grid" });
+  await area.focus();
+  await expect(area).toBeFocused();
+  const name = grid.getByRole("columnheader", { name: "Name" });
+  const firstName = grid.getByRole("rowheader").first();
+  const before = await firstName.boundingBox();
+  // Sideways: the visit columns move, the Name column stays.
+  for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowRight");
+  await expect.poll(() => area.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  expect((await firstName.boundingBox())?.x).toBe(before?.x);
+  // Down a page: the header stays on top.
+  const headerTop = (await name.boundingBox())?.y;
+  await page.keyboard.press("PageDown");
+  await expect.poll(() => area.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  expect((await name.boundingBox())?.y).toBe(headerTop);
+});
+
+test("an unknown study shows the empty grid and no message", async ({ page }) => {
+  const logged: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") logged.push(message.text());
+  });
+  await signIn(page, "/visit-summary/std-00000000-0000-4000-8000-0000000000ff");
+  const grid = page.getByRole("table", { name: "Visit summary" });
+  await expect(grid).toBeVisible();
+  await expect(grid.getByRole("row")).toHaveCount(1);
+  await expect(page.getByText("No patients in this study")).toHaveCount(0);
+  await expect(page.getByText(/not found/i)).toHaveCount(0);
+  await expect.poll(() => logged.some((text) => text.includes("visit summary"))).toBe(true);
+});
