@@ -227,10 +227,10 @@ describe("the patient visit editor", () => {
     async () => {
       const calls = renderFields();
       const u = userEvent.setup();
-      await choose(u, "Visit status", "Completed");
-      await choose(u, "Visit result", "Failed");
+      await choose(u, "Visit status", "COMPLETED");
+      await choose(u, "Visit result", "FAILED");
       expect(formData()).toMatchObject({ visitStatus: "COMPLETED", visitResult: "FAILED" });
-      await choose(u, "Visit status", "No show");
+      await choose(u, "Visit status", "NO_SHOW");
       expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
       expect(formData()).toMatchObject({ visitStatus: "NO_SHOW", visitResult: null });
 

@@ -19,8 +19,8 @@ import {
   type VisitOption,
   type VisitStatus,
   validatePatientVisit,
-  visitResults,
-  visitStatuses,
+  visitResultValues,
+  visitStatusValues,
 } from "@trialdesk/domain";
 import { useMemo, useState } from "react";
 import { api } from "../../api/client";
@@ -53,10 +53,8 @@ const statusColors: Record<VisitStatus, BadgeColor> = {
   CANCELLED: "gray",
   NO_SHOW: "red",
 };
-const statusLabel = (status: string | null | undefined) =>
-  visitStatuses.find((s) => s.value === status)?.label ?? "—";
-const resultLabel = (result: string | null | undefined) =>
-  visitResults.find((r) => r.value === result)?.label ?? "—";
+/** Statuses and results read as the spec writes them (BOOKED, NO_SHOW …, PENDING, OK, FAILED). */
+const statusLabel = (status: string | null | undefined) => status ?? "—";
 
 export const VisitStatusBadge = ({ status }: { status: VisitStatus | null | undefined }) =>
   status ? <Badge color={statusColors[status]}>{statusLabel(status)}</Badge> : null;
@@ -157,14 +155,14 @@ const statusField: FieldSpec = {
   label: "Visit status",
   kind: "select",
   placeholder: pleaseSelect,
-  options: visitStatuses.map((s) => ({ value: s.value, label: s.label })),
+  options: visitStatusValues.map((value) => ({ value, label: value })),
 };
 const resultField: FieldSpec = {
   name: "visitResult",
   label: "Visit result",
   kind: "select",
   placeholder: pleaseSelect,
-  options: visitResults.map((r) => ({ value: r.value, label: r.label })),
+  options: visitResultValues.map((value) => ({ value, label: value })),
 };
 const dateField: FieldSpec = { name: "visitDate", label: "Visit date", kind: "date" };
 const notesField: FieldSpec = {
@@ -315,7 +313,7 @@ const detail: DetailDescription<PatientVisitView> = {
     { label: "Visit date", value: (v) => show(v.visitDate) },
     { label: "Visit time", value: (v) => show(v.visitTime) },
     { label: "Visit status", value: (v) => <VisitStatusBadge status={v.visitStatus} /> },
-    { label: "Visit result", value: (v) => (v.visitResult ? resultLabel(v.visitResult) : "—") },
+    { label: "Visit result", value: (v) => show(v.visitResult) },
     { label: "Notes", value: (v) => show(v.notes) },
   ],
 };

@@ -1,0 +1,147 @@
+import { expect, type Page, signIn, test, unique } from "./fixtures";
+
+const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
+
+async function chooseSite(page: Page, code: string) {
+  await page.getByTitle("Active site").click();
+  await page.getByRole("list", { name: "Sites" }).getByRole("button").filter({ hasText: code }).click();
+  await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
+}
+
+/** A new BUD patient assigned to the demo study, written through the API as the editors would. */
+async function assignedPatient(page: Page, lastName: string) {
+  const auth = await page.request.post("/api/auth", {
+    data: { username: "admin@example.com", password: "admin1234" },
+  });
+  const { accessToken, csrfToken } = (await auth.json()).data;
+  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  const sites = await page.request.get("/api/me/sites", { headers });
+  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
+  const patient = await page.request.post("/api/patients", {
+    headers,
+    data: {
+      recorderSiteId: bud.id,
+      status: 1,
+      patientDetail: { firstName: "Bence", lastName, sex: "MALE" },
+      address: { countryCode: "HU", city: "Pécs" },
+      contacts: [{ contactType: "PHONE", value: "+36 30 555 0202" }],
+    },
+  });
+  expect(patient.status()).toBe(201);
+  const study = (await (await page.request.get(`/api/studies/${demoStudyUuid}`, { headers })).json()).data;
+  const assignment = await page.request.post("/api/study-patients", {
+    headers,
+    data: { patientId: (await patient.json()).data.id, studyId: study.id, screenNr: "S-777", active: true },
+  });
+  expect(assignment.status()).toBe(201);
+  return { studyName: study.workingName as string };
+}
+
+const select = (page: Page, label: string) => page.getByRole("combobox", { name: label, exact: true });
+
+async function choose(page: Page, label: string, option: string | RegExp) {
+  await select(page, label).click();
+  await page.getByRole("option", { name: option }).click();
+}
+
+async function choosePatient(page: Page, lastName: string) {
+  await select(page, "Patient").click();
+  await page.getByPlaceholder("Search...").fill(lastName);
+  await page.getByRole("option", { name: new RegExp(`^${lastName} Bence`) }).click();
+}
+
+test("the home tile New visit opens the visit editor, which needs a site", async ({ page }) => {
+  await signIn(page, "/");
+  await page.getByRole("link", { name: /New visit/ }).click();
+  await expect(page).toHaveURL(/\/patient-visits\/create$/);
+  await expect(page.getByText("Please select a site first")).toBeVisible();
+  await chooseSite(page, "BUD");
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
+  await expect(select(page, "Patient")).toContainText("Type to select a patient ...");
+  await expect(page.getByRole("checkbox", { name: "Only assigned patients" })).toBeChecked();
+});
+
+test("record a visit through the dependent selectors, reopen it from the list, and find it again in a new form", async ({
+  page,
+}) => {
+  const lastName = `Látogató${unique()}`;
+  await signIn(page, "/patient-visits");
+  const { studyName } = await assignedPatient(page, lastName);
+  await chooseSite(page, "BUD");
+  await expect(page.getByRole("heading", { name: "Patient visits" })).toBeVisible();
+  for (const title of ["Id", "Screen Nr", "Patient", "Study", "Visit", "Visit date", "Status"])
+    await expect(page.getByRole("columnheader", { name: title, exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
+  // The dependent selectors say what they wait for.
+  await expect(select(page, "Study")).toContainText("Select a patient first");
+  await expect(select(page, "Study")).toBeDisabled();
+  await expect(select(page, "Visit")).toContainText("Select a study first");
+  await expect(select(page, "Visit status")).toContainText("Please select ...");
+
+  await choosePatient(page, lastName);
+  await expect(select(page, "Study")).toContainText("Type to select a study ...");
+  await expect(select(page, "Visit")).toContainText("Select a study first");
+  await choose(page, "Study", new RegExp(studyName));
+  await expect(select(page, "Visit")).toContainText("Type to select a visit ...");
+  await choose(page, "Visit", /^Week 2(?!\d)/);
+
+  await page.getByLabel("Visit date").fill("2026-01-15");
+  await page.getByLabel("Visit time").fill("1030");
+  await expect(page.getByLabel("Visit time")).toHaveValue("10:30");
+  // The result is offered only for a COMPLETED visit.
+  await expect(select(page, "Visit result")).toHaveCount(0);
+  await choose(page, "Visit status", "ARRIVED");
+  await expect(select(page, "Visit result")).toHaveCount(0);
+  await choose(page, "Visit status", "COMPLETED");
+  await choose(page, "Visit result", "OK");
+  await page.getByLabel("Notes").fill("ECG normal");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Patient visit created")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
+
+  // Reopened from the list: everything filled in.
+  await page.goto("/patient-visits");
+  await page.getByRole("searchbox").fill(lastName);
+  const row = page.getByRole("row").filter({ hasText: lastName });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("S-777");
+  await expect(row).toContainText("Week 2");
+  await expect(row).toContainText("2026-01-15");
+  await expect(row).toContainText("COMPLETED");
+  await row.getByRole("link", { name: /Edit/ }).click();
+  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
+  await expect(select(page, "Patient")).toContainText(lastName);
+  await expect(select(page, "Study")).toContainText(studyName);
+  await expect(select(page, "Visit")).toContainText("Week 2");
+  await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
+  await expect(page.getByLabel("Visit time")).toHaveValue("10:30");
+  await expect(select(page, "Visit status")).toContainText("COMPLETED");
+  await expect(select(page, "Visit result")).toContainText("OK");
+  await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
+
+  // A new form: choosing the same visit loads the recorded data; another visit clears it.
+  await page.goto("/patient-visits/create");
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
+  await choosePatient(page, lastName);
+  await choose(page, "Study", new RegExp(studyName));
+  await select(page, "Visit").click();
+  await expect(page.getByRole("option", { name: /^Week 2(?!\d)/ })).toContainText("2026-01-15 · COMPLETED");
+  await page.getByRole("option", { name: /^Week 2(?!\d)/ }).click();
+  await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
+  await expect(select(page, "Visit status")).toContainText("COMPLETED");
+  await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
+  await choose(page, "Visit", /^Week 4(?!\d)/);
+  await expect(page.getByLabel("Visit date")).toHaveValue("");
+  await expect(select(page, "Visit status")).toContainText("Please select ...");
+  await expect(page.getByLabel("Notes")).toHaveValue("");
+  // Back to the recorded visit and save a change: it updates the same record.
+  await choose(page, "Visit", /^Week 2(?!\d)/);
+  await page.getByLabel("Notes").fill("ECG normal, repeat in 4 weeks");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Patient visit updated")).toBeVisible();
+  await page.goto("/patient-visits");
+  await page.getByRole("searchbox").fill(lastName);
+  await expect(page.getByRole("row").filter({ hasText: lastName })).toHaveCount(1);
+});
