@@ -9,8 +9,9 @@ import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 /**
  * Bad input never breaks anything (DESIGN §7): for EVERY resource registered in app.ts, random
  * mutations of a valid body (a demo-seed record read back, cut to the resource's wire schema) and
- * random JSON at create and update, and random list queries, never give a 500. A resource added to
- * app.ts is covered here without a new test, as long as the demo seed writes one of its records.
+ * random JSON at create and update, and random list queries, never give a 500; so does random input
+ * on every other route of the OpenAPI document. A resource or route added to app.ts is covered here
+ * without a new test, as long as the demo seed writes one of its records.
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -240,4 +241,58 @@ describe.each(databaseKinds)("random input on %s", (kind) => {
       { numRuns: 25 },
     );
   });
+
+  it("every other API route in the OpenAPI document answers random input without a 500", async () => {
+    type Operation = {
+      parameters?: { in: string; name: string }[];
+      requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+    };
+    const doc = (
+      t.app as unknown as { swagger: () => { paths: Record<string, Record<string, Operation>> } }
+    ).swagger();
+    // The machinery's own routes are fuzzed above, record by record.
+    const machinery = new Set(
+      resources.flatMap((r) => [`/api/${r.name}`, `/api/${r.name}/{id}`, `/api/${r.name}/{uuid}`]),
+    );
+    const routes = Object.entries(doc.paths)
+      .filter(([path]) => !machinery.has(path))
+      .flatMap(([path, operations]) =>
+        Object.entries(operations).map(([method, operation]) => ({ path, method, operation })),
+      );
+    expect(routes.length).toBeGreaterThan(0);
+    const seededUuids = [...bases.values()].flatMap((b) => (typeof b === "object" ? [String(b.uuid)] : []));
+    for (const { path, method, operation } of routes) {
+      const queryKeys = (operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
+      const bodyKeys = Object.keys(
+        operation.requestBody?.content?.["application/json"]?.schema?.properties ?? {},
+      );
+      const param = fc.oneof(fc.constantFrom(...seededUuids, "1", "0", "-1"), fc.string({ maxLength: 40 }));
+      const query = fc.dictionary(
+        fc.constantFrom(...queryKeys, "unknown"),
+        fc.oneof(fc.constantFrom(...seededUuids, "1", "true"), fc.string({ maxLength: 60 })),
+        { maxKeys: 4 },
+      );
+      const body = fc.oneof(
+        fc.jsonValue(),
+        bodyKeys.length > 0
+          ? fc.record(Object.fromEntries(bodyKeys.map((k) => [k, value])), { requiredKeys: [] })
+          : fc.dictionary(fc.string({ maxLength: 10 }), value),
+      );
+      await fc.assert(
+        fc.asyncProperty(param, query, body, async (id, q, payload) => {
+          const url = `${path.replace(/\{[^}]+\}/g, encodeURIComponent(id))}?${new URLSearchParams(q)}`;
+          const res = await t.request({
+            method: method.toUpperCase() as "GET",
+            url,
+            session: admin,
+            ...(method === "get" || method === "delete"
+              ? {}
+              : { headers: { "content-type": "application/json" }, payload: JSON.stringify(payload) }),
+          });
+          expect(res.status, `${method} ${url} → ${JSON.stringify(res.body)}`).toBeLessThan(500);
+        }),
+        { numRuns: 20 },
+      );
+    }
+  }, 60_000);
 });
