@@ -45,14 +45,14 @@ describe("resource routes", () => {
     for (const path of publicPaths) expect(paths).not.toContain(path);
   });
 
-  it("loads a screen lazily; a resource not built yet says so", async () => {
+  it("loads a screen lazily; a patient screen without an active site asks for one", async () => {
     stubApi((call) =>
       call.path === "/api/therapy-categories"
         ? { data: { items: [], pagination: { page: 1, pageSize: 10, total: 0 } } }
         : undefined,
     );
     renderRoutes(resourceRoutes, ["/patient-visits/create"]);
-    expect(await screen.findByText("Patient visits — this screen is not built yet.")).toBeInTheDocument();
+    expect(await screen.findByText("Please select a site first")).toBeInTheDocument();
     renderRoutes(resourceRoutes, ["/therapy-categories"]);
     expect(await screen.findByRole("heading", { name: "Therapy categories" })).toBeInTheDocument();
   });
