@@ -335,14 +335,12 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     expect((await get(free.uuid)).status).toBe(404);
     const used = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
     const visit = await createVisit(t.database.db, study.id);
-    await t.database.db
-      .insert(patientVisits)
-      .values({
-        uuid: newUuid("patient-visits"),
-        patientId: patient.id,
-        studyId: study.id,
-        visitId: visit.id,
-      });
+    await t.database.db.insert(patientVisits).values({
+      uuid: newUuid("patient-visits"),
+      patientId: patient.id,
+      studyId: study.id,
+      visitId: visit.id,
+    });
     const refused = await t.request({ method: "DELETE", url: `${url}/${used.uuid}`, session: staffA });
     expect(refused.status).toBe(409);
     expect(refused.body.header.errorMessage).toBe("Study patient is still used by patient visits");

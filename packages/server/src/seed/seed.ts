@@ -10,6 +10,9 @@ import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
 import { visits } from "../resources/visits/visits.table";
+import { seedPatientVisits } from "./demo-patient-visits";
+import { seedPatients } from "./demo-patients";
+import { seedStudyPatients } from "./demo-study-patients";
 import {
   createMonitor,
   createProject,
@@ -23,9 +26,6 @@ import {
   type StepSettings,
   upsertAdmin,
 } from "./factories";
-import { seedPatientVisits } from "./demo-patient-visits";
-import { seedPatients } from "./demo-patients";
-import { seedStudyPatients } from "./demo-study-patients";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
 export const demoSites = [
