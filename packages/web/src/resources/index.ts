@@ -2,18 +2,8 @@ import { type ComponentType, createElement } from "react";
 import type { RouteObject } from "react-router";
 import { Spinner } from "../ui/spinner";
 
-/**
- * Every route of spec §2.1 for the resources, each lazily loaded per resource. A resource whose
- * screens are not built yet routes to a page that says so.
- */
+/** Every route of spec §2.1 for the resources, each lazily loaded per resource. */
 type Lazy = NonNullable<RouteObject["lazy"]>;
-
-const notBuilt =
-  (title: string): Lazy =>
-  async () => {
-    const { NotBuiltScreen } = await import("./not-built");
-    return { Component: () => createElement(NotBuiltScreen, { title }) };
-  };
 
 /** A lazily loaded route; the spinner shows while its screen's code loads on the first page load. */
 const route = (path: string, lazy: Lazy): RouteObject => ({
@@ -42,11 +32,6 @@ function crud(resource: string, screens: Screens): RouteObject[] {
     route(`/${resource}/:itemId`, screens.detail),
     route(`/${resource}/:itemId/edit`, screens.form),
   ];
-}
-
-function notBuiltCrud(resource: string, title: string): RouteObject[] {
-  const lazy = notBuilt(title);
-  return crud(resource, { list: lazy, form: lazy, detail: lazy });
 }
 
 /** The studyplan screens, loaded once on first use. */
