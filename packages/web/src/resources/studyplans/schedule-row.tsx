@@ -119,7 +119,7 @@ export function ScheduleEditor({
     >
       <legend className="sr-only">{label}</legend>
       {fields.map((field, index) => (
-        <div key={field.key} className="flex flex-col gap-0.5">
+        <div key={field.key} className="flex w-24 flex-col gap-0.5">
           <label htmlFor={`${id}-${field.key}`} className="text-xs font-medium text-gray-700">
             {field.label}
           </label>
@@ -128,7 +128,6 @@ export function ScheduleEditor({
             inputMode="numeric"
             autoComplete="off"
             autoFocus={index === 0}
-            className="w-20"
             maxLength={field.digits + 1}
             value={field.value}
             onChange={(event) => field.set(typed(event.target.value, field.digits))}
