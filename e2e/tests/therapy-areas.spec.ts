@@ -77,10 +77,15 @@ test("the therapy areas list pages, searches and sorts through the query string"
   await page.getByRole("button", { name: "Name", exact: true }).click();
   await expect(page).toHaveURL(/direction=desc/);
   await expect(page).toHaveURL(/page=1|^(?!.*page=2)/);
-  const names = await page.getByRole("row").locator("td:nth-child(2)").allTextContents();
-  expect(names.length).toBeGreaterThan(1);
-  const sorted = [...names].sort((a, b) => b.localeCompare(a, "en", { sensitivity: "base" }));
-  expect(names).toEqual(sorted);
+  // The rows follow the URL once the new page has loaded: wait until they read in descending order.
+  const cells = page.getByRole("row").locator("td:nth-child(2)");
+  await expect
+    .poll(async () => {
+      const names = await cells.allTextContents();
+      const sorted = [...names].sort((a, b) => b.localeCompare(a, "en", { sensitivity: "base" }));
+      return names.length > 1 && names.every((name, i) => name === sorted[i]);
+    })
+    .toBe(true);
 
   // Search narrows the list; a search for nothing shows the pager hidden and an empty table.
   await page.getByLabel("Search").fill("Oncology");
