@@ -1,12 +1,6 @@
-import { expect, type Page, signIn, test, unique } from "./fixtures";
+import { chooseSite, expect, type Page, signIn, test, unique } from "./fixtures";
 
 const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
-
-async function chooseSite(page: Page, code: string) {
-  await page.getByTitle("Active site").click();
-  await page.getByRole("list", { name: "Sites" }).getByRole("button").filter({ hasText: code }).click();
-  await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
-}
 
 /** A new BUD patient assigned to the demo study, written through the API as the editors would. */
 async function assignedPatient(page: Page, lastName: string) {

@@ -1,10 +1,4 @@
-import { expect, type Page, signIn, test, unique } from "./fixtures";
-
-async function chooseSite(page: Page, code: string) {
-  await page.getByTitle("Active site").click();
-  await page.getByRole("list", { name: "Sites" }).getByRole("button").filter({ hasText: code }).click();
-  await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
-}
+import { chooseSite, expect, signIn, test, unique } from "./fixtures";
 
 test("without a chosen site the patient screens ask for one and show nothing else", async ({ page }) => {
   // A fresh browser context has no site chosen.

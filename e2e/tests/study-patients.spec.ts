@@ -1,33 +1,4 @@
-import { expect, type Page, signIn, test, unique } from "./fixtures";
-
-async function chooseSite(page: Page, code: string) {
-  await page.getByTitle("Active site").click();
-  await page.getByRole("list", { name: "Sites" }).getByRole("button").filter({ hasText: code }).click();
-  await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
-}
-
-/** A new patient of the BUD site, written through the API as the patient form would. */
-async function newPatient(page: Page, lastName: string) {
-  const auth = await page.request.post("/api/auth", {
-    data: { username: "admin@example.com", password: "admin1234" },
-  });
-  const { accessToken, csrfToken } = (await auth.json()).data;
-  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
-  const sites = await page.request.get("/api/me/sites", { headers });
-  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
-  const response = await page.request.post("/api/patients", {
-    headers,
-    data: {
-      recorderSiteId: bud.id,
-      status: 1,
-      patientDetail: { firstName: "Réka", lastName, sex: "FEMALE" },
-      address: { countryCode: "HU", city: "Szeged" },
-      contacts: [{ contactType: "PHONE", value: "+36 30 555 0101" }],
-    },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()).data.barcode as string;
-}
+import { chooseSite, expect, newPatient, type Page, signIn, test, unique } from "./fixtures";
 
 async function choosePatient(page: Page, lastName: string) {
   await page.getByLabel("Patient", { exact: true }).click();
