@@ -102,6 +102,11 @@ export type ResourceDescription<Input extends Row = Row> = {
   expand?: (db: Tx | Db, records: Row[], format: string) => Promise<Row[]>;
   /** Runs before the row is deleted (e.g. removing an owned address). */
   beforeDelete?: (id: number, ctx: WriteContext) => Promise<void>;
+  /**
+   * Runs in the write's transaction once the change is made, with the record (view format) before
+   * and after (null when created or deleted): keeps derived data such as visit windows in step.
+   */
+  afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<void>;
   /** Unique constraints that need a field or message other than the naming convention gives. */
   unique?: Record<string, UniqueOverride>;
   /** Input fields recorded in the audit trail only as "changed" (passwords). */
@@ -328,6 +333,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
             .returning({ id: table.id })) as { id: number }[];
           await def.writeChildren?.(id, input, ctx);
           const record = (await readOne(tx, eq(table.id, id))) as Row;
+          await def.afterChange?.(tx, null, record);
           const changes = [...diff(null, record), ...secretChanges(input)];
           await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes });
           return record;
@@ -362,6 +368,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
             .where(eq(table.id, locked.id));
           await def.writeChildren?.(locked.id, input, ctx);
           const after = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          await def.afterChange?.(tx, before, after);
           const changes = [...diff(before, after), ...secretChanges(input)];
           if (changes.length > 0)
             await recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes });
@@ -378,6 +385,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
           await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
           await tx.delete(table).where(eq(table.id, locked.id));
+          await def.afterChange?.(tx, before, null);
           await recordAudit(tx, change, {
             resource: def.name,
             uuid,
