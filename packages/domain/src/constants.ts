@@ -132,8 +132,16 @@ export const closeReasons = [
 export type CloseReason = (typeof closeReasons)[number]["value"];
 export const closeReasonValues = closeReasons.map((r) => r.value) as CloseReason[];
 
-export const calculationModes = ["default"] as const;
+/**
+ * How a studyplan's days place its visits: "default" counts each visit's days from the first visit
+ * (day 0); "previous" counts them from the visit before it.
+ */
+export const calculationModes = ["default", "previous"] as const;
 export type CalculationMode = (typeof calculationModes)[number];
+export const calculationModeLabels: Record<CalculationMode, string> = {
+  default: "From the first visit",
+  previous: "From the previous visit",
+};
 export const defaultCalculationMode: CalculationMode = "default";
 
 /** Studyplan status badges of the studyplans list (spec §4). */

@@ -7,6 +7,7 @@ import {
   visitStatusValues,
   visitStatusWithResult,
 } from "../constants";
+import type { VisitState } from "../rules/visit-windows";
 import { recordMeta, text } from "../schema";
 import { validator } from "../validation";
 import { dateField, requiredRef, timeField } from "./fields";
@@ -145,6 +146,12 @@ export type VisitOption = {
   visitTime?: string | null;
   notes?: string | null;
   patientVisitVersion?: number | null;
+  /** The visit's planned window and state today (visit-windows engine); null dates off the plan. */
+  expectedDate?: string | null;
+  windowStart?: string | null;
+  windowEnd?: string | null;
+  state?: VisitState | null;
+  bookedOutsideWindow?: boolean;
 };
 
 /** GET patient-visit-detail?patientVisitUuid=|patientId= → data. */

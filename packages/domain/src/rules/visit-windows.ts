@@ -1,0 +1,277 @@
+import type { CalculationMode, VisitStatus } from "../constants";
+import type { ScheduleEntry } from "../resources/studyplans";
+import { addDays } from "./dates";
+import { scheduleFromPlan } from "./studyplans";
+
+/**
+ * THE visit-window engine: from a studyplan, one study assignment and the patient's recorded visits
+ * of that study, when each plan visit is expected, its window, and its state on a given day. The
+ * worklist, the visit summary grid and the patient-visit form all read what this computes (the
+ * server stores its dates on every write), so they never disagree.
+ *
+ * Dates are ISO yyyy-MM-dd strings; windows are inclusive at both ends.
+ */
+
+export const visitStates = [
+  { value: "done", label: "Done" },
+  { value: "out-of-window", label: "Out of window" },
+  { value: "booked", label: "Booked" },
+  { value: "due", label: "Due" },
+  { value: "overdue", label: "Overdue" },
+  { value: "upcoming", label: "Upcoming" },
+  { value: "not-applicable", label: "Not applicable" },
+  { value: "unscheduled", label: "Unscheduled" },
+] as const;
+export type VisitState = (typeof visitStates)[number]["value"];
+export const visitStateValues = visitStates.map((s) => s.value) as VisitState[];
+export const visitStateLabel = (state: VisitState): string =>
+  visitStates.find((s) => s.value === state)?.label ?? state;
+
+/**
+ * What a visit is apart from the day it is looked at: settled by its record and the assignment
+ * ("open" visits become upcoming, due or overdue depending on the day). The server stores this.
+ */
+export const visitKinds = [
+  "done",
+  "out-of-window",
+  "booked",
+  "open",
+  "not-applicable",
+  "unscheduled",
+] as const;
+export type VisitKind = (typeof visitKinds)[number];
+
+/** The states a worklist can hold: every state but done and not-applicable. */
+export const worklistStates = [
+  "overdue",
+  "due",
+  "booked",
+  "upcoming",
+  "out-of-window",
+  "unscheduled",
+] as const satisfies readonly VisitState[];
+export type WorklistState = (typeof worklistStates)[number];
+
+/** How far ahead the worklist looks by default: visits whose window opens within 14 days. */
+export const worklistHorizonDays = 14;
+
+export type VisitWindow = {
+  expectedDate: string | null;
+  windowStart: string | null;
+  windowEnd: string | null;
+};
+
+export type Plan = {
+  calculationMode: CalculationMode;
+  schedule: readonly Pick<
+    ScheduleEntry,
+    "fromVisitId" | "toVisitId" | "daysFromStart" | "allowedDaysBefore" | "allowedDaysAfter" | "sequence"
+  >[];
+};
+
+export type Assignment = { startDate: string | null; active: boolean; closeDate: string | null };
+
+export type RecordedVisit = { visitId: number; visitDate: string | null; visitStatus: VisitStatus };
+
+export type ScheduledVisit = VisitWindow & {
+  visitId: number;
+  /** The visit's position in the plan from 1; null for a recorded visit the plan does not hold. */
+  sequence: number | null;
+  kind: VisitKind;
+  /** A booking whose date lies outside the window. */
+  bookedOutsideWindow: boolean;
+};
+
+/** A visit anchors later dates only once it took place: completed, or the patient has arrived. */
+const anchors = (visit: RecordedVisit | undefined): string | null =>
+  visit && (visit.visitStatus === "COMPLETED" || visit.visitStatus === "ARRIVED") ? visit.visitDate : null;
+
+const isBooking = (visit: RecordedVisit | undefined) =>
+  !!visit?.visitDate && (visit.visitStatus === "BOOKED" || visit.visitStatus === "ARRIVED");
+
+/** True when the date lies outside the (inclusive) window; false without a date or a window. */
+export function isOutsideWindow(
+  date: string | null | undefined,
+  window: Pick<VisitWindow, "windowStart" | "windowEnd">,
+): boolean {
+  if (!date || !window.windowStart || !window.windowEnd) return false;
+  return date < window.windowStart || date > window.windowEnd;
+}
+
+function kindOf(
+  window: VisitWindow,
+  visit: RecordedVisit | undefined,
+  assignment: Assignment,
+): Pick<ScheduledVisit, "kind" | "bookedOutsideWindow"> {
+  if (visit?.visitStatus === "COMPLETED") {
+    return {
+      kind: isOutsideWindow(visit.visitDate, window) ? "out-of-window" : "done",
+      bookedOutsideWindow: false,
+    };
+  }
+  // A closed assignment owes no further visit.
+  if (!assignment.active) return { kind: "not-applicable", bookedOutsideWindow: false };
+  if (isBooking(visit)) {
+    return { kind: "booked", bookedOutsideWindow: isOutsideWindow(visit?.visitDate, window) };
+  }
+  if (!window.windowStart) return { kind: "unscheduled", bookedOutsideWindow: false };
+  return { kind: "open", bookedOutsideWindow: false };
+}
+
+/**
+ * Every plan visit of one assignment, in plan order, then the recorded visits the plan does not hold.
+ *
+ * Day 0 is the recorded date of the plan's first visit (once it took place), else the assignment's
+ * start date; with neither, plan visits are unscheduled. The schedule entry of visit k places visit
+ * k+1: "default" at day 0 + its days, "previous" at visit k's date (recorded, else expected) + its
+ * days; the window is expected − before … expected + after. The first visit's window is day 0 itself.
+ */
+export function scheduleVisits(
+  plan: Plan | null,
+  assignment: Assignment,
+  recorded: readonly RecordedVisit[],
+): ScheduledVisit[] {
+  const byVisit = new Map(recorded.map((visit) => [visit.visitId, visit]));
+  const planVisits = plan ? scheduleFromPlan(plan.schedule as ScheduleEntry[]) : [];
+  const entryFrom = new Map(plan?.schedule.map((entry) => [entry.fromVisitId, entry]));
+  const out: ScheduledVisit[] = [];
+  const first = planVisits[0];
+  const day0 = first === undefined ? null : (anchors(byVisit.get(first)) ?? assignment.startDate);
+  let previous: { visitId: number; expectedDate: string | null } | null = null;
+  for (const [index, visitId] of planVisits.entries()) {
+    let window: VisitWindow = { expectedDate: null, windowStart: null, windowEnd: null };
+    if (day0 !== null) {
+      if (previous === null) {
+        window = { expectedDate: day0, windowStart: day0, windowEnd: day0 };
+      } else {
+        const entry = entryFrom.get(previous.visitId);
+        const days = entry?.daysFromStart ?? 0;
+        const base =
+          plan?.calculationMode === "previous"
+            ? (anchors(byVisit.get(previous.visitId)) ?? previous.expectedDate)
+            : day0;
+        const expected = base === null ? null : addDays(base, days);
+        window =
+          expected === null
+            ? window
+            : {
+                expectedDate: expected,
+                windowStart: addDays(expected, -(entry?.allowedDaysBefore ?? 0)),
+                windowEnd: addDays(expected, entry?.allowedDaysAfter ?? 0),
+              };
+      }
+    }
+    out.push({
+      visitId,
+      sequence: index + 1,
+      ...window,
+      ...kindOf(window, byVisit.get(visitId), assignment),
+    });
+    previous = { visitId, expectedDate: window.expectedDate };
+  }
+  const inPlan = new Set(planVisits);
+  for (const visit of [...recorded].sort((a, b) => a.visitId - b.visitId)) {
+    if (inPlan.has(visit.visitId)) continue;
+    const window: VisitWindow = { expectedDate: null, windowStart: null, windowEnd: null };
+    out.push({ visitId: visit.visitId, sequence: null, ...window, ...kindOf(window, visit, assignment) });
+  }
+  return out;
+}
+
+/**
+ * The state of a visit on a given day (asOf). Only "open" visits depend on the day: before the
+ * window upcoming, inside it due, after it overdue. The server's SQL (visitStateSql) says the same;
+ * a property test holds the two together.
+ */
+export function stateAsOf(
+  visit: Pick<ScheduledVisit, "kind" | "windowStart" | "windowEnd">,
+  asOf: string,
+): VisitState {
+  if (visit.kind !== "open") return visit.kind;
+  if (visit.windowStart !== null && asOf < visit.windowStart) return "upcoming";
+  if (visit.windowEnd !== null && asOf > visit.windowEnd) return "overdue";
+  return "due";
+}
+
+const monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "12 Mar 2026" */
+export function shortDate(iso: string): string {
+  const [year, month, day] = iso.split("-");
+  return `${Number(day)} ${monthNames[Number(month) - 1]} ${year}`;
+}
+
+/** A window as the worklist shows it: "12 Mar – 16 Mar 2026" (years on both ends when they differ). */
+export function windowText(window: Pick<VisitWindow, "windowStart" | "windowEnd">): string {
+  const { windowStart: start, windowEnd: end } = window;
+  if (!start || !end) return "";
+  if (start === end) return shortDate(start);
+  const startText = start.slice(0, 4) === end.slice(0, 4) ? shortDate(start).slice(0, -5) : shortDate(start);
+  return `${startText} – ${shortDate(end)}`;
+}
+
+/** What a plan visit's column header says of its timing: "Day 0", "Day 14 ±2", "Day 28 −1/+3"; "+14 days …" from the previous visit. */
+export function visitDayText(column: {
+  sequence: number | null;
+  daysFromStart: number | null;
+  allowedDaysBefore: number | null;
+  allowedDaysAfter: number | null;
+  calculationMode: CalculationMode | null;
+}): string {
+  if (column.sequence === null) return "";
+  if (column.sequence === 1 || column.daysFromStart === null) return "Day 0";
+  const before = column.allowedDaysBefore ?? 0;
+  const after = column.allowedDaysAfter ?? 0;
+  const window =
+    before === 0 && after === 0 ? "" : before === after ? ` ±${before}` : ` −${before}/+${after}`;
+  return column.calculationMode === "previous"
+    ? `+${column.daysFromStart} days${window}`
+    : `Day ${column.daysFromStart}${window}`;
+}
+
+/**
+ * The per-column timing of a plan: for each plan visit, the days and window of the entry that
+ * places it (the previous visit's entry), null for the first.
+ */
+export function planColumns(
+  plan: Plan,
+): Map<
+  number,
+  {
+    sequence: number;
+    daysFromStart: number | null;
+    allowedDaysBefore: number | null;
+    allowedDaysAfter: number | null;
+  }
+> {
+  const visits = scheduleFromPlan(plan.schedule as ScheduleEntry[]);
+  const entryFrom = new Map(plan.schedule.map((entry) => [entry.fromVisitId, entry]));
+  return new Map(
+    visits.map((visitId, index) => {
+      const placing = index === 0 ? undefined : entryFrom.get(visits[index - 1] as number);
+      return [
+        visitId,
+        {
+          sequence: index + 1,
+          daysFromStart: placing?.daysFromStart ?? null,
+          allowedDaysBefore: placing?.allowedDaysBefore ?? null,
+          allowedDaysAfter: placing?.allowedDaysAfter ?? null,
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * True when a "From the first visit" plan's days go down from one visit to a later one — almost
+ * always a plan typed as intervals; the editor warns but does not block.
+ */
+export function decreasingDays(plan: Plan): boolean {
+  if (plan.calculationMode !== "default") return false;
+  const ordered = [...plan.schedule]
+    .filter((e) => e.toVisitId !== null)
+    .sort((a, b) => a.sequence - b.sequence);
+  return ordered.some(
+    (entry, index) => index > 0 && entry.daysFromStart < (ordered[index - 1]?.daysFromStart ?? 0),
+  );
+}
