@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { sessionExpiredState } from "../app/countdown";
 import { Form as TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
 import { Form as TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
+import { type FormDescription, FormScreen } from "./FormScreen";
 import { type Call, type Reply, renderRoutes, stubApi } from "./test-utils";
 
 const uuid = "thc-8f14e45f-ceea-467f-a8f0-1b2a3c4d5e6f";
@@ -246,5 +247,55 @@ describe("FormScreen", () => {
     expect(isUuidOf("therapy-areas", body.uuid)).toBe(true);
     await waitFor(() => expect(router.state.location.pathname).toBe(`/therapy-areas/${body.uuid}/edit`));
     expect(screen.getByLabelText("Therapy Category")).toHaveTextContent("Cardiology");
+  });
+
+  it("the error bar goes once every field it reported is corrected, even when a choice resets the whole form", async () => {
+    type Choice = { patientId: number | null; studyId: number | null };
+    // A form whose choices replace the whole form data, as the patient-visit editor's selectors do.
+    const choices: FormDescription<Choice> = {
+      resource: "study-patients",
+      title: "Assignment",
+      empty: () => ({ patientId: null, studyId: null }),
+      validate: () => ({}),
+      errorBar: true,
+      fields: (form) => (
+        <>
+          <button type="button" onClick={() => form.setFormData({ patientId: 4, studyId: null })}>
+            Choose patient
+          </button>
+          <button type="button" onClick={() => form.setFormData({ ...form.formData, studyId: 2 })}>
+            Choose study
+          </button>
+          <p>{Object.values(form.errors).join(", ")}</p>
+        </>
+      ),
+    };
+    stubApi((call) =>
+      call.method === "POST"
+        ? {
+            status: 400,
+            errorMessage: "Invalid field data",
+            fieldErrors: [
+              { field: "patientId", message: "Patient is required" },
+              { field: "studyId", message: "Study is required" },
+            ],
+          }
+        : undefined,
+    );
+    const user = userEvent.setup();
+    renderRoutes(
+      [{ path: "/study-patients/create", element: <FormScreen description={choices} /> }],
+      ["/study-patients/create"],
+    );
+    await saveWhenReady(user);
+    const bar = await screen.findByRole("alert");
+    expect(bar).toHaveTextContent("Invalid field data: Patient is required; Study is required");
+    await user.click(screen.getByRole("button", { name: "Choose patient" }));
+    expect(screen.queryByText("Patient is required, Study is required")).not.toBeInTheDocument();
+    expect(screen.getByText("Study is required")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Choose study" }));
+    expect(screen.queryByText("Study is required")).not.toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 });

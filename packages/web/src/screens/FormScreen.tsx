@@ -131,7 +131,12 @@ function RecordForm<T extends Data>({
   // Saves refused for field errors (client validation or a server 400), so a layout can react to each.
   const [failedSaves, setFailedSaves] = useState(0);
   const [conflict, setConflict] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
+  // Why the last save failed; `fields` when it was for field errors, so the bar goes with them.
+  const [saveError, setSaveError] = useState<{ text: string; fields: boolean } | null>(null);
+  const hasErrors = Object.keys(form.errors).length > 0;
+  useEffect(() => {
+    if (!hasErrors) setSaveError((current) => (current?.fields ? null : current));
+  }, [hasErrors]);
 
   const guard = useUnsavedChangesGuard(form.unsaved);
 
@@ -169,7 +174,8 @@ function RecordForm<T extends Data>({
       guard.release();
       navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
     } catch (error) {
-      setSaveError(saveErrorText(error));
+      const withFields = error instanceof ApiError && error.isBadRequest && error.fieldErrors.length > 0;
+      setSaveError({ text: saveErrorText(error), fields: withFields });
       if (error instanceof ApiError && error.isBadRequest) {
         const fieldErrors: FieldErrors = {};
         for (const { field, message } of error.fieldErrors) fieldErrors[field] ??= message;
@@ -276,7 +282,7 @@ function RecordForm<T extends Data>({
             role="alert"
             className="mx-4 mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
           >
-            {saveError}
+            {saveError.text}
           </p>
         )}
 

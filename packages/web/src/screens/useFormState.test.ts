@@ -110,4 +110,34 @@ describe("useFormState", () => {
     expect(reduce(start, { type: "setFormData", data: { ...loaded } }).unsaved).toBe(false);
     expect(reduce(start, { type: "setFormData", data: { ...loaded, code: "X" } }).unsaved).toBe(true);
   });
+
+  it("clears the errors of whatever a whole-form change alters, keeping the rest (setFormData, setPart)", () => {
+    type Visit = { patientId: number | null; studyId: number | null; visitId: number | null };
+    const reduce = formReducer<Visit>();
+    const empty = { patientId: null, studyId: null, visitId: null };
+    const required = {
+      patientId: "Patient is required",
+      studyId: "Study is required",
+      visitId: "Visit is required",
+    };
+    let state = { originalData: empty, formData: empty, errors: required, unsaved: false };
+    // Choosing a patient resets the form for that patient: only the patient's error goes.
+    state = reduce(state, { type: "setFormData", data: { ...empty, patientId: 4 } });
+    expect(state.errors).toEqual({ studyId: "Study is required", visitId: "Visit is required" });
+    state = reduce(state, { type: "setFormData", data: { patientId: 4, studyId: 2, visitId: null } });
+    state = reduce(state, { type: "setFormData", data: { patientId: 4, studyId: 2, visitId: 9 } });
+    expect(state.errors).toEqual({});
+  });
+
+  it("a replaced list part clears the errors inside it", () => {
+    const { result } = renderHook(() => useFormState(patient));
+    act(() =>
+      result.current.setErrors({
+        "contacts.0.value": "Phone is not valid",
+        "patientDetail.firstName": "First name is required",
+      }),
+    );
+    act(() => result.current.setPart("contacts", [{ contactType: "PHONE", value: "+36 1", notes: "" }]));
+    expect(result.current.errors).toEqual({ "patientDetail.firstName": "First name is required" });
+  });
 });

@@ -77,18 +77,32 @@ export function setAt<T>(data: T, path: string, value: unknown): T {
   } as T;
 }
 
-function withoutError(errors: FieldErrors, path: string): FieldErrors {
-  if (!(path in errors)) return errors;
-  const { [path]: _, ...rest } = errors;
-  return rest;
+/**
+ * The errors left once a change from `before` to `after` is made: a field whose value changed (itself
+ * or anything inside it, e.g. a contact of a list) loses its error; the others stay until the next
+ * save. Every change goes through here, whether one value, a part or the whole form data is set.
+ */
+export function withoutChangedErrors(errors: FieldErrors, before: unknown, after: unknown): FieldErrors {
+  const paths = Object.keys(errors);
+  if (paths.length === 0) return errors;
+  const fa = flatten(before);
+  const fb = flatten(after);
+  const changed = [...new Set([...Object.keys(fa), ...Object.keys(fb)])].filter(
+    (key) => (fa[key] ?? "") !== (fb[key] ?? ""),
+  );
+  const kept = paths.filter(
+    (path) =>
+      !changed.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`)),
+  );
+  return kept.length === paths.length ? errors : Object.fromEntries(kept.map((path) => [path, errors[path]]));
 }
 
 export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
   return (state: FormState<T>, action: FormAction<T>): FormState<T> => {
-    const changed = (formData: T, errors = state.errors): FormState<T> => ({
+    const changed = (formData: T): FormState<T> => ({
       ...state,
       formData,
-      errors,
+      errors: withoutChangedErrors(state.errors, state.formData, formData),
       unsaved: differs(state.originalData, formData),
     });
     switch (action.type) {
@@ -98,14 +112,10 @@ export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
         return { originalData: action.data, formData: action.data, errors: {}, unsaved: false };
       case "setFormData":
         return changed(normalize(action.data));
-      case "setValue": {
-        const path = routePath(state.formData, action.path);
-        // A field the user corrects loses its error message; the others stay until the next save.
+      case "setValue":
         return changed(
-          normalize(setAt(state.formData, path, action.value)),
-          withoutError(state.errors, path),
+          normalize(setAt(state.formData, routePath(state.formData, action.path), action.value)),
         );
-      }
       case "setPart":
         return changed(normalize(setAt(state.formData, action.key, action.value)));
       case "setErrors":
