@@ -1,0 +1,235 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { VisitStatus } from "../constants";
+import { addDays } from "./dates";
+import {
+  type Assignment,
+  decreasingDays,
+  isOutsideWindow,
+  type Plan,
+  type RecordedVisit,
+  scheduleVisits,
+  stateAsOf,
+  visitDayText,
+  windowText,
+} from "./visit-windows";
+
+/** A plan over visits 1..n: entry k (from visit k) carries [days, before, after] placing visit k+1. */
+function plan(mode: Plan["calculationMode"], steps: [number, number, number][]): Plan {
+  const ids = [...steps.map((_, i) => i + 1), steps.length + 1];
+  return {
+    calculationMode: mode,
+    schedule: ids.map((fromVisitId, index) => ({
+      fromVisitId,
+      toVisitId: ids[index + 1] ?? null,
+      daysFromStart: steps[index]?.[0] ?? 0,
+      allowedDaysBefore: steps[index]?.[1] ?? 0,
+      allowedDaysAfter: steps[index]?.[2] ?? 0,
+      sequence: index + 1,
+    })),
+  };
+}
+
+const active: Assignment = { startDate: "2026-03-01", active: true, closeDate: null };
+const visit = (visitId: number, visitDate: string | null, visitStatus: VisitStatus): RecordedVisit => ({
+  visitId,
+  visitDate,
+  visitStatus,
+});
+
+describe("visit windows", () => {
+  it("places default-mode visits from day 0, the start date while the first visit has not taken place", () => {
+    const rows = scheduleVisits(
+      plan("default", [
+        [14, 2, 2],
+        [28, 3, 5],
+      ]),
+      active,
+      [],
+    );
+    expect(
+      rows.map(({ visitId, expectedDate, windowStart, windowEnd }) => [
+        visitId,
+        expectedDate,
+        windowStart,
+        windowEnd,
+      ]),
+    ).toEqual([
+      [1, "2026-03-01", "2026-03-01", "2026-03-01"],
+      [2, "2026-03-15", "2026-03-13", "2026-03-17"],
+      [3, "2026-03-29", "2026-03-26", "2026-04-03"],
+    ]);
+  });
+
+  it("takes day 0 from the first visit once it took place", () => {
+    const rows = scheduleVisits(plan("default", [[14, 2, 2]]), active, [visit(1, "2026-03-05", "COMPLETED")]);
+    expect(rows[0]).toMatchObject({ expectedDate: "2026-03-05", kind: "done" });
+    expect(rows[1]).toMatchObject({ expectedDate: "2026-03-19", windowStart: "2026-03-17" });
+  });
+
+  it("places previous-mode visits from the previous visit's recorded date, else its expected date", () => {
+    const p = plan("previous", [
+      [7, 1, 1],
+      [7, 1, 1],
+    ]);
+    expect(scheduleVisits(p, active, []).map((r) => r.expectedDate)).toEqual([
+      "2026-03-01",
+      "2026-03-08",
+      "2026-03-15",
+    ]);
+    const late = scheduleVisits(p, active, [visit(2, "2026-03-11", "COMPLETED")]);
+    expect(late.map((r) => r.expectedDate)).toEqual(["2026-03-01", "2026-03-08", "2026-03-18"]);
+    expect(late[1]?.kind).toBe("out-of-window");
+  });
+
+  it("leaves every visit unscheduled without a start date or a first visit", () => {
+    const rows = scheduleVisits(plan("default", [[14, 2, 2]]), { ...active, startDate: null }, []);
+    expect(rows.map((r) => [r.kind, r.expectedDate])).toEqual([
+      ["unscheduled", null],
+      ["unscheduled", null],
+    ]);
+  });
+
+  it("tells the states on a day, with inclusive window boundaries", () => {
+    const [, second] = scheduleVisits(plan("default", [[14, 2, 2]]), active, []);
+    if (!second) throw new Error("no second visit");
+    expect(stateAsOf(second, "2026-03-12")).toBe("upcoming");
+    expect(stateAsOf(second, "2026-03-13")).toBe("due");
+    expect(stateAsOf(second, "2026-03-17")).toBe("due");
+    expect(stateAsOf(second, "2026-03-18")).toBe("overdue");
+  });
+
+  it("counts cancelled and no-show visits as not completed, and bookings as booked", () => {
+    const p = plan("default", [
+      [14, 2, 2],
+      [28, 2, 2],
+    ]);
+    const rows = scheduleVisits(p, active, [
+      visit(1, "2026-03-01", "NO_SHOW"),
+      visit(2, "2026-03-20", "BOOKED"),
+      visit(3, "2026-03-29", "CANCELLED"),
+    ]);
+    expect(rows.map((r) => [r.kind, r.bookedOutsideWindow])).toEqual([
+      ["open", false],
+      ["booked", true],
+      ["open", false],
+    ]);
+    expect(stateAsOf(rows[0] as (typeof rows)[0], "2026-03-02")).toBe("overdue");
+  });
+
+  it("owes nothing more on a closed assignment but keeps what was completed", () => {
+    const closed = { startDate: "2026-03-01", active: false, closeDate: "2026-03-10" };
+    const rows = scheduleVisits(plan("default", [[14, 2, 2]]), closed, [visit(1, "2026-03-01", "COMPLETED")]);
+    expect(rows.map((r) => r.kind)).toEqual(["done", "not-applicable"]);
+  });
+
+  it("lists recorded visits the plan does not hold after the plan's visits", () => {
+    const rows = scheduleVisits(plan("default", [[14, 2, 2]]), active, [visit(9, "2026-03-03", "COMPLETED")]);
+    expect(rows.at(-1)).toMatchObject({ visitId: 9, sequence: null, kind: "done", windowStart: null });
+  });
+
+  it("property: every window holds its expected date, and a completed visit is done exactly inside it", () => {
+    const status = fc.constantFrom<VisitStatus>("BOOKED", "CANCELLED", "NO_SHOW", "ARRIVED", "COMPLETED");
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Plan["calculationMode"]>("default", "previous"),
+        fc.array(fc.tuple(fc.nat(120), fc.nat(10), fc.nat(10)), { maxLength: 8 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: -30, max: 400 }), status), {
+          maxLength: 9,
+        }),
+        fc.boolean(),
+        (mode, steps, visits, isActive) => {
+          const recorded = [
+            ...new Map(
+              visits.map(([id, offset, s]) => [id, visit(id, addDays("2026-03-01", offset), s)]),
+            ).values(),
+          ];
+          const rows = scheduleVisits(plan(mode, steps), { ...active, active: isActive }, recorded);
+          for (const row of rows) {
+            if (row.expectedDate === null) continue;
+            expect(row.windowStart && row.windowStart <= row.expectedDate).toBe(true);
+            expect(row.windowEnd && row.windowEnd >= row.expectedDate).toBe(true);
+            const record = recorded.find((r) => r.visitId === row.visitId);
+            if (record?.visitStatus === "COMPLETED") {
+              expect(row.kind).toBe(isOutsideWindow(record.visitDate, row) ? "out-of-window" : "done");
+            } else if (!isActive) {
+              expect(row.kind).toBe("not-applicable");
+            }
+          }
+          expect(rows.filter((r) => r.sequence !== null)).toHaveLength(steps.length + 1);
+        },
+      ),
+    );
+  });
+
+  it("property: an open visit is upcoming, due or overdue by where the day falls against its window", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 }),
+        fc.nat(10),
+        fc.nat(10),
+        fc.integer({ min: -100, max: 200 }),
+        (days, before, after, offset) => {
+          const [, row] = scheduleVisits(plan("default", [[days, before, after]]), active, []);
+          if (!row?.windowStart || !row.windowEnd) throw new Error("no window");
+          const asOf = addDays("2026-03-01", offset);
+          const expected = asOf < row.windowStart ? "upcoming" : asOf > row.windowEnd ? "overdue" : "due";
+          expect(stateAsOf(row, asOf)).toBe(expected);
+        },
+      ),
+    );
+  });
+});
+
+describe("visit window texts", () => {
+  it("writes a window as the worklist shows it", () => {
+    expect(windowText({ windowStart: "2026-03-12", windowEnd: "2026-03-16" })).toBe("12 Mar – 16 Mar 2026");
+    expect(windowText({ windowStart: "2026-12-30", windowEnd: "2027-01-03" })).toBe(
+      "30 Dec 2026 – 3 Jan 2027",
+    );
+    expect(windowText({ windowStart: "2026-03-12", windowEnd: "2026-03-12" })).toBe("12 Mar 2026");
+    expect(windowText({ windowStart: null, windowEnd: null })).toBe("");
+  });
+
+  it("writes a column's day and window", () => {
+    const col = {
+      sequence: 2,
+      daysFromStart: 14,
+      allowedDaysBefore: 2,
+      allowedDaysAfter: 2,
+      calculationMode: "default" as const,
+    };
+    expect(visitDayText(col)).toBe("Day 14 ±2");
+    expect(visitDayText({ ...col, allowedDaysAfter: 3 })).toBe("Day 14 −2/+3");
+    expect(visitDayText({ ...col, calculationMode: "previous" })).toBe("+14 days ±2");
+    expect(visitDayText({ ...col, sequence: 1 })).toBe("Day 0");
+    expect(visitDayText({ ...col, sequence: null })).toBe("");
+  });
+
+  it("warns when days go down along a from-the-first-visit plan only", () => {
+    expect(
+      decreasingDays(
+        plan("default", [
+          [14, 0, 0],
+          [7, 0, 0],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      decreasingDays(
+        plan("default", [
+          [7, 0, 0],
+          [14, 0, 0],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      decreasingDays(
+        plan("previous", [
+          [14, 0, 0],
+          [7, 0, 0],
+        ]),
+      ),
+    ).toBe(false);
+  });
+});
