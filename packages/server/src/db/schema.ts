@@ -14,3 +14,4 @@ export { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 export { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 export { userSites, users } from "../resources/users/users.table";
 export { visits } from "../resources/visits/visits.table";
+export { visitSchedule } from "../resources/worklist/visit-schedule.table";

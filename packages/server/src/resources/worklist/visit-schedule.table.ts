@@ -1,0 +1,52 @@
+import { visitKinds } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
+import { boolean, date, index, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { oneOf } from "../../db/columns";
+import { patientVisits } from "../patient-visits/patient-visits.table";
+import { studyPatients } from "../study-patients/study-patients.table";
+
+/**
+ * The visit-window engine's answer, stored: one row per study assignment and plan visit (and per
+ * recorded visit the plan does not hold). Rewritten in the same transaction as every write that
+ * changes it (patient visits, assignments, studyplans), so lists read windows instead of computing
+ * them; only the day-dependent part of the state (upcoming / due / overdue) is decided at read time.
+ */
+export const visitSchedule = pgTable(
+  "visit_schedule",
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    studyPatientId: integer()
+      .notNull()
+      .references(() => studyPatients.id, { onDelete: "cascade" }),
+    // Copies of the assignment's keys, so the worklist filters and orders on this table alone.
+    patientId: integer().notNull(),
+    studyId: integer().notNull(),
+    siteId: integer().notNull(),
+    active: boolean().notNull(),
+    visitId: integer().notNull(),
+    /** Position in the plan from 1; null for a recorded visit the plan does not hold. */
+    sequence: integer(),
+    expectedDate: date({ mode: "string" }),
+    windowStart: date({ mode: "string" }),
+    windowEnd: date({ mode: "string" }),
+    kind: varchar({ length: 20 }).notNull(),
+    bookedOutsideWindow: boolean().notNull().default(false),
+    patientVisitId: integer().references(() => patientVisits.id, { onDelete: "set null" }),
+    visitDate: date({ mode: "string" }),
+    visitStatus: varchar({ length: 10 }),
+  },
+  (t) => [
+    uniqueIndex("visit_schedule_study_patient_id_visit_id_unique").on(t.studyPatientId, t.visitId),
+    oneOf("visit_schedule", "kind", t.kind, visitKinds),
+    index("visit_schedule_study_id_idx").on(t.studyId),
+    index("visit_schedule_patient_visit_id_idx").on(t.patientVisitId),
+    // The worklist: a site's open plan visits of active assignments, by window end (the order) and by
+    // window start (the horizon and the counts). Done and not-applicable rows never enter it.
+    index("visit_schedule_worklist_end_idx")
+      .on(t.siteId, t.windowEnd, t.id)
+      .where(sql`${t.active} and ${t.sequence} is not null and ${t.kind} not in ('done', 'not-applicable')`),
+    index("visit_schedule_worklist_start_idx")
+      .on(t.siteId, t.windowStart)
+      .where(sql`${t.active} and ${t.sequence} is not null and ${t.kind} not in ('done', 'not-applicable')`),
+  ],
+);
