@@ -53,6 +53,12 @@ export type ListDescription<T extends Row = Row> = {
   query?: Query;
   /** The search box, on unless a list's API has no search. */
   searchable?: boolean;
+  /** The query parameter the search text is sent as, default "searchTerm" (the URL keeps searchTerm). */
+  searchParam?: string;
+  /** Shown between the title bar and the table, with the last answer (e.g. filter chips with counts). */
+  toolbar?: (answer: ListData<T> | undefined) => ReactNode;
+  /** Actions of a row beyond view, edit and remove (e.g. a worklist's Record visit). */
+  rowActions?: (item: T) => ReactNode;
   /** Who may add, edit and remove; for others the list is read-only (default: any signed-in user). */
   writeAccess?: WriteAccess;
 };
@@ -109,7 +115,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
   const query: Query = {
     page,
     pagesize: pageSize,
-    searchTerm,
+    [description.searchParam ?? "searchTerm"]: searchTerm,
     order: order || undefined,
     direction: order ? direction : undefined,
     ...description.query,
@@ -172,7 +178,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
 
   const items = list.data?.items ?? [];
   const total = list.data?.pagination.total ?? 0;
-  const hasActions = options.view || options.edit || options.remove;
+  const hasActions = options.view || options.edit || options.remove || Boolean(description.rowActions);
 
   return (
     <section className="flex flex-col gap-3 rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
@@ -203,6 +209,8 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
           )}
         </div>
       </header>
+
+      {description.toolbar?.(list.data)}
 
       <TableArea label={title}>
         <thead>
@@ -282,7 +290,8 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
                   {hasActions && (
                     // Clicks on the actions must not also open the row.
                     <Td className="text-right whitespace-nowrap" onClick={(event) => event.stopPropagation()}>
-                      <span className="inline-flex gap-1">
+                      <span className="inline-flex items-center gap-1">
+                        {description.rowActions?.(item)}
                         {options.view && viewTarget && (
                           <RowAction to={viewTarget} label={`View ${name}`} title="View">
                             <Eye aria-hidden="true" className="size-4" />
