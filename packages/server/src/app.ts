@@ -1,3 +1,5 @@
+import zlib from "node:zlib";
+import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
@@ -92,6 +94,13 @@ export async function buildApp(options: {
     hsts: false,
   });
   await app.register(fastifyCookie);
+  // gzip/brotli for JSON, the static web app and streams above 1 KB (issue 14: the visit summary is
+  // megabytes of JSON). Brotli's default quality 11 costs seconds on such a body; 4 is near gzip's speed.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await registerOpenApi(app);
   registerGuards(app, deps);
 

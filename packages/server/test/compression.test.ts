@@ -1,0 +1,83 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTherapyCategory } from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+
+/** HTTP compression (issue 14): JSON and static answers above 1 KB go out gzip or brotli encoded. */
+describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
+  let t: TestApp;
+  let session: Session;
+  const script = `console.log(${JSON.stringify("trialdesk ".repeat(400))});\n`;
+  beforeAll(async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), "trialdesk-dist-"));
+    await mkdir(path.join(dist, "assets"));
+    await writeFile(
+      path.join(dist, "index.html"),
+      `<!doctype html><title>Trialdesk</title><!-- ${"padding ".repeat(200)} -->`,
+    );
+    await writeFile(path.join(dist, "assets", "app-1234.js"), script);
+    t = await startApp(kind, { config: { webDist: dist } });
+    session = await t.signedInUser({ isAdmin: true });
+    for (let i = 0; i < 40; i++)
+      await createTherapyCategory(t.database.db, { name: `Compressed category ${i}` });
+  });
+  afterAll(async () => t?.close());
+
+  const list = (encoding?: string, pagesize = 40) =>
+    t.app.inject({
+      method: "GET",
+      url: `/api/therapy-categories?pagesize=${pagesize}&searchTerm=Compressed`,
+      headers: {
+        authorization: `Bearer ${session.accessToken}`,
+        ...(encoding ? { "accept-encoding": encoding } : {}),
+      },
+    });
+
+  it("gzips a JSON list in its envelope, and brotli when the client prefers it", async () => {
+    const gzip = await list("gzip");
+    expect(gzip.statusCode).toBe(200);
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    const body = JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString("utf8"));
+    expect(body.header.result).toBe("success");
+    expect(body.data.items).toHaveLength(40);
+    expect(gzip.rawPayload.length).toBeLessThan(JSON.stringify(body).length / 2);
+
+    const br = await list("br;q=1, gzip;q=0.5");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString("utf8")).data).toEqual(body.data);
+  });
+
+  it("leaves answers alone for clients that ask for none, and small answers (below 1 KB)", async () => {
+    const plain = await list();
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.json().data.items).toHaveLength(40);
+
+    const small = await list("gzip", 1);
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.json().data.items).toHaveLength(1);
+  });
+
+  it("compresses the static web app: assets and the index.html of a deep link", async () => {
+    const asset = await t.app.inject({
+      method: "GET",
+      url: "/assets/app-1234.js",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(asset.rawPayload).toString("utf8")).toBe(script);
+
+    const page = await t.app.inject({
+      method: "GET",
+      url: "/patients/pat-1/edit",
+      headers: { accept: "text/html", "accept-encoding": "br" },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(page.rawPayload).toString("utf8")).toContain("<title>Trialdesk</title>");
+  });
+});
