@@ -20,6 +20,9 @@ export const auditEvents = pgTable(
     action: varchar({ length: 10 }).notNull(),
     changes: jsonb().notNull(),
     reason: varchar({ length: 500 }),
+    /** The patient's site for patient data (patients, study-patients, patient visits), kept so the
+     * site scope still applies to the history of a deleted record. */
+    siteId: integer(),
   },
   (t) => [
     oneOf("audit_events", "action", t.action, auditActions),
