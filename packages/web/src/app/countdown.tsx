@@ -85,8 +85,8 @@ export function useInactivityCountdown(timeoutSeconds: number): { remaining: num
 export function ClockCountdown({ timeoutSeconds }: { timeoutSeconds: number }) {
   const { remaining, now } = useInactivityCountdown(timeoutSeconds);
   return (
-    <div className="flex items-center gap-2 text-sm tabular-nums text-gray-700">
-      <Clock aria-hidden className="size-4 text-gray-500" />
+    <div className="flex shrink-0 items-center gap-1.5 whitespace-nowrap text-sm tabular-nums text-gray-700 sm:gap-2">
+      <Clock aria-hidden className="hidden size-4 text-gray-500 sm:block" />
       <time title="Current time" dateTime={now.toISOString()}>
         {formatClock(now)}
       </time>

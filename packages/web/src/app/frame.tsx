@@ -67,7 +67,8 @@ export function Frame({ children }: { children?: ReactNode }) {
           <Menu onNavigate={closeOnNarrow} />
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">
-          <header className="flex h-12 shrink-0 items-center gap-3 border-b border-gray-200 bg-white px-3">
+          {/* At 390 px everything fits on one line: smaller gaps, the site label cut, nothing wraps. */}
+          <header className="flex h-12 shrink-0 items-center gap-1.5 border-b border-gray-200 bg-white px-2 sm:gap-3 sm:px-3">
             <button
               type="button"
               aria-label="Toggle menu"
@@ -82,7 +83,7 @@ export function Frame({ children }: { children?: ReactNode }) {
             <ClockCountdown timeoutSeconds={getConfig().inactivityTimeoutSeconds} />
             <SiteSelector />
             <UserMenu />
-            <span title="Version" className="text-xs text-gray-500">
+            <span title="Version" className="shrink-0 whitespace-nowrap text-xs text-gray-500">
               {versionLabel}
             </span>
           </header>

@@ -96,11 +96,12 @@ export function SiteSelector() {
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger
         title="Active site"
-        className="inline-flex items-center gap-1.5 rounded-md border border-gray-300 bg-white px-2.5 py-1 text-sm text-gray-800 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600"
+        className="inline-flex min-w-0 items-center gap-1 whitespace-nowrap rounded-md border border-gray-300 bg-white px-1.5 py-1 text-sm text-gray-800 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600 sm:gap-1.5 sm:px-2.5"
       >
-        <MapPin aria-hidden className="size-4 text-gray-500" />
-        <span>{siteLabel(site)}</span>
-        <ChevronDown aria-hidden className="size-4 text-gray-500" />
+        <MapPin aria-hidden className="hidden size-4 shrink-0 text-gray-500 sm:block" />
+        {/* On a phone the label is cut (the list shows it whole) so the header keeps one line. */}
+        <span className="max-w-24 truncate sm:max-w-none">{siteLabel(site)}</span>
+        <ChevronDown aria-hidden className="size-4 shrink-0 text-gray-500" />
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content

@@ -1,0 +1,31 @@
+import { chooseSite, expect, signIn, test } from "./fixtures";
+
+/** The frame's header on a phone (390 px): one line, nothing off-screen, no sideways scroll. */
+test("at 390 px the header fits: no sideways scroll, the version label visible, the site button inside the header", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, "/");
+  await chooseSite(page, "BUD");
+  const header = page.getByRole("banner");
+  await expect(header).toBeVisible();
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth).toBeLessThanOrEqual(390);
+  const headerBox = await header.boundingBox();
+  expect(headerBox?.width).toBeLessThanOrEqual(390);
+
+  const version = page.getByTitle("Version");
+  await expect(version).toHaveText("2025.1.0");
+  await expect(version).toBeInViewport({ ratio: 1 });
+
+  const site = page.getByTitle("Active site");
+  const siteBox = await site.boundingBox();
+  expect(siteBox?.height).toBeLessThanOrEqual(headerBox?.height ?? 0);
+  expect((siteBox?.y ?? 0) + (siteBox?.height ?? 0)).toBeLessThanOrEqual(
+    (headerBox?.y ?? 0) + (headerBox?.height ?? 0),
+  );
+  // The cut label still names the whole site for whoever reads it.
+  await expect(site).toContainText("BUD - Budapest CRC");
+  await expect(page.getByRole("timer", { name: "Session expires in" })).toBeInViewport();
+  await expect(page.getByRole("button", { name: "User menu" })).toBeInViewport({ ratio: 1 });
+});
