@@ -1,11 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { pageCount, pagerItems, pagerText } from "./pager";
+import { countBound, pageCount, pagerItems, pagerText } from "./pager";
 
 describe("pager", () => {
   it("says which entries are shown", () => {
     expect(pagerText(1, 10, 25)).toBe("Showing 1 to 10 of 25 entries");
     expect(pagerText(3, 10, 25)).toBe("Showing 21 to 25 of 25 entries");
     expect(pagerText(1, 10, 0)).toBe("Showing 0 to 0 of 0 entries");
+  });
+
+  it("keeps the spec's text up to the count bound, and says 'more than' beyond it", () => {
+    expect(countBound).toBe(10_000);
+    expect(pagerText(200, 50, 10_000)).toBe("Showing 9951 to 10000 of 10000 entries");
+    // The server answers one more than the bound when there are more rows than it counts.
+    expect(pagerText(1, 50, 10_001)).toBe("Showing 1 to 50 of more than 10,000 entries");
+    // On a deep page the lower bound is past the rows read there.
+    expect(pagerText(1000, 50, 50_001)).toBe("Showing 49,951 to 50,000 of more than 50,000 entries");
+    expect(pageCount(10_001, 50)).toBe(201);
   });
 
   it("counts pages, at least one", () => {

@@ -8,9 +8,28 @@ export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
 }
 
+/**
+ * Lists count their rows exactly up to this many (an exact count of half a million rows costs
+ * hundreds of milliseconds). Beyond it a list's total is a lower bound: the server answers the
+ * least number of rows it knows to exist (more than the bound, and past the rows it has read), so
+ * the page links reach every page known to exist and Next stays open while there are more.
+ */
+export const countBound = 10_000;
+
+/** True when a list's total is "at least this many" rather than an exact count. */
+export const isLowerBoundTotal = (total: number) => total > countBound;
+
+const grouped = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * "Showing {first} to {last} of {total} entries" (spec §2.2); beyond the count bound "of more than
+ * {total - 1} entries" (decisions: the count strategy), which stays true since at least total exist.
+ */
 export function pagerText(page: number, pageSize: number, total: number): string {
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
+  if (isLowerBoundTotal(total))
+    return `Showing ${grouped(first)} to ${grouped(last)} of more than ${grouped(total - 1)} entries`;
   return `Showing ${first} to ${last} of ${total} entries`;
 }
 

@@ -6,7 +6,9 @@ const linkClass =
 
 /**
  * The list pager of spec §2.2: "Showing {first} to {last} of {total} entries" and the page links
- * with ellipses; the links are hidden when there is only one page.
+ * with ellipses; the links are hidden when there is only one page. Beyond the count bound the total is
+ * a lower bound ("of more than 10,000 entries"): the links reach the pages known to exist, and the
+ * server raises the bound as deeper pages are read, so Next stays open while there are more.
  */
 export function Pager({
   page,
