@@ -1,11 +1,46 @@
-import { CalendarPlus, type LucideIcon, Table, UserPlus, Users } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
+import type { WorklistData } from "@trialdesk/domain";
+import {
+  AlarmClock,
+  CalendarClock,
+  CalendarPlus,
+  type LucideIcon,
+  Table,
+  UserPlus,
+  Users,
+} from "lucide-react";
 import { Link } from "react-router";
+import { api } from "../api/client";
 import { getConfig } from "./config";
+import { useActiveSite } from "./site";
 
-type Tile = { title: string; to: string; icon: LucideIcon };
+type Tile = { title: string; to: string; icon: LucideIcon; count?: number | null };
 
-/** The home page's four shortcut tiles (spec §1). */
+const tileClass =
+  "flex h-32 flex-col items-center justify-center gap-3 rounded-lg border border-gray-200 bg-white p-4 text-center font-medium text-gray-900 shadow-sm hover:border-blue-300 hover:bg-blue-50 hover:text-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600";
+
+/** The active site's Due and Overdue counts from the worklist (issue 12); none without a site. */
+function useWorklistCounts() {
+  const { site } = useActiveSite();
+  const query = { siteId: site?.id, page: 1, pagesize: 1 };
+  const { data } = useQuery({
+    queryKey: ["list", "worklist", "counts", query],
+    queryFn: () => api.get<WorklistData>("worklist", query),
+    enabled: Boolean(site),
+  });
+  return site ? (data?.counts ?? null) : null;
+}
+
+/**
+ * The home page's four shortcut tiles (spec §1), and before them the active site's Due and Overdue
+ * visits, each leading to the worklist filtered so (issue 12).
+ */
 export function HomePage() {
+  const counts = useWorklistCounts();
+  const worklist: Tile[] = [
+    { title: "Overdue visits", to: "/worklist?state=overdue", icon: AlarmClock, count: counts?.overdue },
+    { title: "Due visits", to: "/worklist?state=due", icon: CalendarClock, count: counts?.due },
+  ];
   const tiles: Tile[] = [
     { title: "New visit", to: "/patient-visits/create", icon: CalendarPlus },
     { title: "Add patient to study", to: "/study-patients/create", icon: Users },
@@ -13,15 +48,25 @@ export function HomePage() {
     { title: "Visit summary", to: `/visit-summary/${getConfig().summaryStudyUuid}`, icon: Table },
   ];
   return (
-    <div className="mx-auto max-w-5xl">
+    <div className="mx-auto flex max-w-5xl flex-col gap-4">
       <h1 className="sr-only">Home</h1>
+      <ul aria-label="Worklist" className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        {worklist.map(({ title, to, icon: Icon, count }) => (
+          <li key={title}>
+            <Link to={to} className={tileClass}>
+              <span className="flex items-center gap-3">
+                <Icon aria-hidden className="size-8 text-blue-700" />
+                <span className="text-3xl font-semibold tabular-nums">{count ?? "—"}</span>
+              </span>{" "}
+              {title}
+            </Link>
+          </li>
+        ))}
+      </ul>
       <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {tiles.map(({ title, to, icon: Icon }) => (
           <li key={title}>
-            <Link
-              to={to}
-              className="flex h-32 flex-col items-center justify-center gap-3 rounded-lg border border-gray-200 bg-white p-4 text-center font-medium text-gray-900 shadow-sm hover:border-blue-300 hover:bg-blue-50 hover:text-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-            >
+            <Link to={to} className={tileClass}>
               <Icon aria-hidden className="size-8 text-blue-700" />
               {title}
             </Link>

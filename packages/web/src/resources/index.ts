@@ -103,6 +103,10 @@ export const resourceRoutes: RouteObject[] = [
   route("/studies/:studyUuid/studyplans/create", studyplans("Editor")),
   route("/studyplans/:studyplanUuid/edit", studyplans("Editor")),
   route("/studyplans/:studyplanUuid", studyplans("Detail")),
+  // The site worklist of visits due, overdue, booked and upcoming (issue 12).
+  route("/worklist", async () => ({
+    Component: (await import("./worklist/worklist-screen")).WorklistScreen,
+  })),
   // The per-study patient visit summary grid (spec §2.5).
   route("/visit-summary/:studyUuid", async () => ({
     Component: (await import("./visit-summary/visit-summary-screen")).VisitSummaryScreen,

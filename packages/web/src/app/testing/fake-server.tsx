@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import type { AppConfig, MenuItem, SignedInUser, SiteOption } from "@trialdesk/domain";
+import type { AppConfig, MenuItem, SignedInUser, SiteOption, WorklistState } from "@trialdesk/domain";
 import { type ReactNode, StrictMode } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { vi } from "vitest";
@@ -15,7 +15,14 @@ import { Toaster } from "../toaster";
  */
 export type Reply = { status?: number; data?: unknown; error?: string } | Promise<never>;
 export type Handler = (call: Call) => Reply;
-export type Call = { method: string; path: string; headers: Record<string, string>; body: unknown };
+export type Call = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The whole URL, query included. */
+  url: string;
+};
 
 export const demoUser: SignedInUser = {
   id: 1,
@@ -67,6 +74,12 @@ export const demoMenu: MenuItem[] = [
   },
 ];
 
+/** A worklist answer with no rows and the given counts per state (the home tiles read only these). */
+export function worklistAnswer(counts: Partial<Record<WorklistState, number>> = {}) {
+  const none = { due: 0, overdue: 0, booked: 0, upcoming: 0, "out-of-window": 0, unscheduled: 0 };
+  return { items: [], pagination: { page: 1, pageSize: 1, total: 0 }, counts: { ...none, ...counts } };
+}
+
 /** The handlers of a signed-in start-up: config, token, me, menu and sites. */
 export function signedInHandlers(overrides: Record<string, Handler> = {}): Record<string, Handler> {
   return {
@@ -91,6 +104,7 @@ export function fakeServer(handlers: Record<string, Handler>) {
     const call: Call = {
       method,
       path: url.pathname,
+      url: url.href,
       headers,
       body: init.body ? JSON.parse(String(init.body)) : undefined,
     };

@@ -1,0 +1,42 @@
+import { screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { activeSiteStorageKey } from "./site";
+import {
+  demoSites,
+  demoUser,
+  fakeServer,
+  renderApp,
+  signedInHandlers,
+  worklistAnswer,
+} from "./testing/fake-server";
+
+beforeEach(() => localStorage.clear());
+afterEach(() => vi.unstubAllGlobals());
+
+describe("home worklist tiles (issue 12)", () => {
+  it("show the active site's Overdue and Due counts and lead to the worklist filtered so", async () => {
+    localStorage.setItem(activeSiteStorageKey(demoUser.uuid), demoSites[1].uuid);
+    const server = fakeServer(
+      signedInHandlers({ "GET /api/worklist": () => ({ data: worklistAnswer({ overdue: 3, due: 5 }) }) }),
+    );
+    renderApp("/");
+    expect(await screen.findByRole("link", { name: "3 Overdue visits" })).toHaveAttribute(
+      "href",
+      "/worklist?state=overdue",
+    );
+    expect(screen.getByRole("link", { name: "5 Due visits" })).toHaveAttribute("href", "/worklist?state=due");
+    // The four tiles of the spec stay.
+    for (const name of ["New visit", "Add patient to study", "New Patient", "Visit summary"])
+      expect(screen.getByRole("link", { name })).toBeInTheDocument();
+    const [call] = server.callsTo("GET", "/api/worklist");
+    expect(new URL(call.url).searchParams.get("siteId")).toBe(String(demoSites[1].id));
+  });
+
+  it("show no count and ask nothing without an active site", async () => {
+    const server = fakeServer(signedInHandlers());
+    renderApp("/");
+    expect(await screen.findByRole("link", { name: "— Overdue visits" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "— Due visits" })).toBeInTheDocument();
+    expect(server.callsTo("GET", "/api/worklist")).toEqual([]);
+  });
+});

@@ -1,0 +1,180 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { SiteOption, WorklistData, WorklistRow } from "@trialdesk/domain";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
+import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
+import { recordVisitRoute, WorklistScreen } from "./worklist-screen";
+
+const site = { id: 7, uuid: "sit-7", code: "BUD", shortName: "Budapest", city: "Budapest" } as SiteOption;
+
+const row = (over: Partial<WorklistRow>): WorklistRow => ({
+  rowId: "1-100",
+  patientId: 1,
+  patientUuid: "prt-1",
+  barcode: "BUD-000001",
+  patientName: "Kiss Anna",
+  screenNr: "S-001",
+  studyId: 10,
+  studyUuid: "std-10",
+  studyName: "TD-2025-001_NORMAL",
+  visitId: 100,
+  visitName: "Week 2",
+  visitType: 60,
+  expectedDate: "2026-03-14",
+  windowStart: "2026-03-12",
+  windowEnd: "2026-03-16",
+  state: "overdue",
+  bookedOutsideWindow: false,
+  patientVisitId: null,
+  patientVisitUuid: null,
+  visitDate: null,
+  visitStatus: null,
+  ...over,
+});
+
+const rows = [
+  row({}),
+  row({
+    rowId: "2-101",
+    patientId: 2,
+    barcode: "BUD-000002",
+    patientName: "Nagy Béla",
+    visitId: 101,
+    visitName: "Week 4",
+    expectedDate: "2026-03-28",
+    windowStart: "2026-03-26",
+    windowEnd: "2026-03-30",
+    state: "booked",
+    bookedOutsideWindow: true,
+    patientVisitId: 55,
+    patientVisitUuid: "ptv-55",
+    visitDate: "2026-04-02",
+    visitStatus: "BOOKED",
+  }),
+];
+const counts = { due: 4, overdue: 1, booked: 1, upcoming: 9, "out-of-window": 2, unscheduled: 3 };
+
+function server() {
+  return stubApi((call: Call) => {
+    if (call.path === "/api/me/sites") return { data: { items: [site] } };
+    if (call.path === "/api/worklist") {
+      const states = call.search.get("state")?.split(",");
+      const items = states ? rows.filter((r) => states.includes(r.state)) : rows;
+      const data: WorklistData = {
+        items,
+        pagination: { page: 1, pageSize: 20, total: items.length },
+        counts,
+      };
+      return { data };
+    }
+  });
+}
+
+const routes = [
+  { path: "/worklist", element: <WorklistScreen /> },
+  { path: "/patient-visits/create", element: <h1>New visit form</h1> },
+  { path: "/patient-visits/:itemId/edit", element: <h1>Visit editor</h1> },
+].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
+
+beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+const worklistCalls = (calls: Call[]) => calls.filter((c) => c.path === "/api/worklist");
+
+describe("worklist", () => {
+  it("lists the active site's visits with window, expected date, state and booking", async () => {
+    const calls = server();
+    renderRoutes(routes, ["/worklist"]);
+    const table = await screen.findByRole("table", { name: "Worklist" });
+    await within(table).findByText("Kiss Anna");
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Patient", "Study", "Visit", "Window", "Expected", "State", "Booked for", "Actions"]);
+    const [, first, second] = within(table).getAllByRole("row");
+    expect(Array.from(first.children, (c) => c.textContent).slice(0, 7)).toEqual([
+      "BUD-000001Kiss Anna",
+      "TD-2025-001_NORMAL",
+      "Week 2",
+      "12 Mar – 16 Mar 2026",
+      "14 Mar 2026",
+      "Overdue",
+      "",
+    ]);
+    // A booking outside its window says so, in amber, without blocking anything.
+    expect(within(second).getByText("2 Apr 2026")).toBeInTheDocument();
+    expect(within(second).getByText("Outside the planned window")).toHaveClass("text-amber-800");
+    // Scoped to the site; no state filter until a chip is chosen; the search goes as `search`.
+    const [call] = worklistCalls(calls);
+    expect(call.search.get("siteId")).toBe("7");
+    expect(call.search.has("state")).toBe(false);
+  });
+
+  it("shows each chip with its count and keeps the chosen states in the URL", async () => {
+    const user = userEvent.setup();
+    const calls = server();
+    const { router } = renderRoutes(routes, ["/worklist?page=2"]);
+    const overdue = await screen.findByRole("button", { name: "Overdue 1" });
+    expect(screen.getByRole("button", { name: "Due 4" })).toHaveAttribute("aria-pressed", "false");
+    expect(screen.getByRole("button", { name: "Booked 1" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Upcoming (next 14 days) 9" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Out of window 2" })).toBeInTheDocument();
+
+    await user.click(overdue);
+    expect(overdue).toHaveAttribute("aria-pressed", "true");
+    // A new filter starts at page 1.
+    expect(router.state.location.search).toBe("?state=overdue");
+    await waitFor(() => expect(screen.queryByText("Nagy Béla")).not.toBeInTheDocument());
+    expect(worklistCalls(calls).at(-1)?.search.get("state")).toBe("overdue");
+
+    await user.click(screen.getByRole("button", { name: "Booked 1" }));
+    expect(router.state.location.search).toBe("?state=overdue%2Cbooked");
+    expect(await screen.findByText("Nagy Béla")).toBeInTheDocument();
+    expect(worklistCalls(calls).at(-1)?.search.get("state")).toBe("overdue,booked");
+    // The counts stay whatever the filter: they come from the answer, not from the rows shown.
+    expect(screen.getByRole("button", { name: "Due 4" })).toBeInTheDocument();
+
+    await user.click(overdue);
+    await user.click(screen.getByRole("button", { name: "Booked 1" }));
+    expect(router.state.location.search).toBe("");
+  });
+
+  it("sends the search text as `search`", async () => {
+    const user = userEvent.setup();
+    const calls = server();
+    renderRoutes(routes, ["/worklist"]);
+    await user.type(await screen.findByRole("searchbox", { name: "Search" }), "Kiss");
+    await waitFor(() => expect(worklistCalls(calls).at(-1)?.search.get("search")).toBe("Kiss"));
+    expect(worklistCalls(calls).at(-1)?.search.has("searchTerm")).toBe(false);
+  });
+
+  it("Record visit opens a new visit with patient, study and visit chosen, or the booking, and remembers the worklist", async () => {
+    const user = userEvent.setup();
+    server();
+    const { router } = renderRoutes(routes, ["/worklist?state=overdue,booked"]);
+    const table = await screen.findByRole("table", { name: "Worklist" });
+    await user.click(await within(table).findByRole("link", { name: "Record visit Week 2 of Kiss Anna" }));
+    expect(await screen.findByRole("heading", { name: "New visit form" })).toBeInTheDocument();
+    const params = new URLSearchParams(router.state.location.search);
+    expect(Object.fromEntries(params)).toEqual({
+      patientId: "1",
+      studyId: "10",
+      visitId: "100",
+      returnTo: "/worklist?state=overdue,booked",
+    });
+    expect(recordVisitRoute(rows[1], "/worklist")).toBe("/patient-visits/ptv-55/edit?returnTo=%2Fworklist");
+  });
+
+  it("asks for a site first", async () => {
+    localStorage.clear();
+    const calls = server();
+    renderRoutes(routes, ["/worklist"]);
+    expect(await screen.findByText("Please select a site first")).toBeInTheDocument();
+    expect(worklistCalls(calls)).toEqual([]);
+  });
+});
