@@ -1,12 +1,16 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   emptyProject,
+  type FinanceNumberField,
+  financeNumberFields,
   firstProjectTabWithError,
   normalizeProject,
   projectFieldTab,
   projectInternalCodeOf,
   projectSchema,
   projectTabErrorCounts,
+  readFinanceInput,
   validateProject,
 } from "./projects";
 
@@ -101,5 +105,58 @@ describe("projects", () => {
     expect(
       projectSchema.safeParse({ ...project, finance: { ...project.finance, currency: "JPY" } }).success,
     ).toBe(false);
+  });
+});
+
+describe("finance number inputs", () => {
+  const typed = (text: string, field: FinanceNumberField) =>
+    [...text].reduce((shown, key) => readFinanceInput(shown + key, field).text, "");
+
+  it("give the same text and value typed key by key as pasted, for any input", () => {
+    const fields = Object.keys(financeNumberFields) as FinanceNumberField[];
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..."0123456789.,-a ") }),
+        fc.constantFrom(...fields),
+        (text, field) => {
+          const pasted = readFinanceInput(text, field);
+          expect(readFinanceInput(typed(text, field), field)).toEqual(pasted);
+        },
+      ),
+    );
+  });
+
+  it("the patient fee holds decimals (a comma too), cut to 2", () => {
+    expect(readFinanceInput("12.5", "finance.patientFee")).toEqual({
+      text: "12.5",
+      value: 12.5,
+      error: null,
+    });
+    expect(readFinanceInput("12,75", "finance.patientFee").value).toBe(12.75);
+    expect(readFinanceInput("12.345", "finance.patientFee")).toMatchObject({ text: "12.34", value: 12.34 });
+    expect(readFinanceInput("", "finance.patientFee")).toEqual({ text: "", value: null, error: null });
+  });
+
+  it("whole-number fields refuse decimals and negatives with a message instead of changing the number", () => {
+    expect(readFinanceInput("12.5", "finance.settlementDays")).toEqual({
+      text: "12.5",
+      value: null,
+      error: "Must be a whole number",
+    });
+    expect(readFinanceInput("-5.5", "finance.paymentDays").error).toBe("Must not be negative");
+    expect(readFinanceInput("-5", "finance.patientFee").error).toBe("Must not be negative");
+    expect(readFinanceInput("1.2.3", "finance.patientFee").error).toBe("Must be a number");
+    expect(readFinanceInput("1234", "finance.paidPercentage")).toEqual({
+      text: "123",
+      value: 123,
+      error: null,
+    });
+  });
+
+  it("the validator refuses a finance field still holding refused text", () => {
+    const project = valid();
+    const typedIn = { ...project, finance: { ...project.finance, settlementDays: "12.5" } };
+    expect(validateProject(typedIn as never)).toEqual({ "finance.settlementDays": "Must be a whole number" });
+    expect(projectSchema.safeParse(typedIn).success).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { currencies, paidPercentageMax, phaseValues, projectStatusIds, vatOption
 import { projectInternalCode } from "../rules/automatic-values";
 import { financeNumber } from "../rules/numbers";
 import { flag, idRef, recordMeta, text } from "../schema";
-import { check, type FieldErrors, required, validator } from "../validation";
+import { check, type FieldErrors, required, validator, valueAt } from "../validation";
 import { count, oneOf, siteIds } from "./fields";
 
 export type ProjectDetails = {
@@ -87,6 +87,69 @@ export const projectSchema = z.strictObject({
 export type ProjectInput = z.infer<typeof projectSchema>;
 type ProjectForm = Partial<ProjectInput>;
 
+/**
+ * The finance number fields (spec §5, decision 62): how many whole digits each keeps and how many
+ * decimals it holds. Only the patient fee holds decimals.
+ */
+export const financeNumberFields = {
+  "finance.settlementDays": { digits: 3, decimals: 0 },
+  "finance.paymentDays": { digits: 3, decimals: 0 },
+  "finance.patientFee": { digits: 9, decimals: 2 },
+  "finance.paidPercentage": { digits: 3, decimals: 0 },
+  "finance.monitoredPercentage": { digits: 3, decimals: 0 },
+} as const;
+export type FinanceNumberField = keyof typeof financeNumberFields;
+
+/** What a finance number input shows, the number it stands for, and why it is refused if it is. */
+export type FinanceInput = { text: string; value: number | null; error: string | null };
+
+/**
+ * Reads a finance number input, typed or pasted. Every step works character by character from the
+ * left (a decimal comma becomes a point, other characters than digits, point and minus are dropped,
+ * whole digits past the field's count and decimals past its count are cut), so typing a text one key
+ * at a time gives exactly what pasting it gives. What is not a number of the field (a decimal in a
+ * whole-number field, a minus, two points) is kept as typed and refused with a message.
+ */
+export function readFinanceInput(raw: string, field: FinanceNumberField): FinanceInput {
+  const { digits, decimals } = financeNumberFields[field];
+  let text = "";
+  let wholeDigits = 0;
+  let fractionDigits = 0;
+  let points = 0;
+  for (const char of raw.replaceAll(",", ".")) {
+    if (char === ".") {
+      points++;
+      text += char;
+    } else if (char === "-") {
+      text += char;
+    } else if (/\d/.test(char)) {
+      if (points === 0 && wholeDigits < digits) {
+        wholeDigits++;
+        text += char;
+      } else if (points > 0 && (decimals === 0 || fractionDigits < decimals)) {
+        fractionDigits++;
+        text += char;
+      }
+    }
+  }
+  if (text === "") return { text, value: null, error: null };
+  const refuse = (error: string) => ({ text, value: null, error });
+  if (text.includes("-")) return refuse("Must not be negative");
+  if (points > 1 || wholeDigits + fractionDigits === 0) return refuse("Must be a number");
+  if (points > 0 && decimals === 0) return refuse("Must be a whole number");
+  return { text, value: Number(text), error: null };
+}
+
+/** A finance field holding refused text (see readFinanceInput) says why. */
+const financeNumbersRead = (data: ProjectForm): FieldErrors =>
+  Object.fromEntries(
+    (Object.keys(financeNumberFields) as FinanceNumberField[]).flatMap((field) => {
+      const value = valueAt(data, field);
+      const error = typeof value === "string" ? readFinanceInput(value, field).error : null;
+      return error ? [[field, error]] : [];
+    }),
+  );
+
 export const validateProject = validator<ProjectForm>(
   required("workingName", "Working name is required"),
   required("protocolNr", "Protocol number is required"),
@@ -97,9 +160,10 @@ export const validateProject = validator<ProjectForm>(
   required("details.phase", "Phase is required"),
   required("projectStatusId", "Status is required"),
   required("siteIds", "At least one site is required"),
+  financeNumbersRead,
   check(
     "finance.paidPercentage",
-    (data) => (data.finance?.paidPercentage ?? 0) <= paidPercentageMax,
+    (data) => Number(data.finance?.paidPercentage ?? 0) <= paidPercentageMax,
     "Paid percentage cannot exceed 100",
   ),
 );

@@ -149,4 +149,52 @@ describe("the project editor", { timeout: 20_000 }, () => {
     const toasts = screen.getByRole("status", { name: "toasts" });
     await waitFor(() => expect(within(toasts).getByText(/Error during save/)).toBeInTheDocument());
   });
+
+  it("finance numbers read the same typed or pasted: the fee keeps decimals, whole-number fields refuse them", async () => {
+    const calls = stubServer((call) => ({
+      status: 201,
+      data: { ...(call.body as object), id: 4, version: 1 },
+    }));
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/projects/create"]);
+    await fillBasic(user);
+    await user.click(tab("Finance"));
+    const fee = screen.getByLabelText("Patient fee");
+    const settlement = screen.getByLabelText("Settlement days");
+    const payment = screen.getByLabelText("Payment days");
+
+    await user.type(fee, "12.5");
+    expect(fee).toHaveValue("12.5");
+    await user.clear(fee);
+    await user.click(fee);
+    await user.paste("12,5");
+    expect(fee).toHaveValue("12.5");
+
+    await user.type(settlement, "12.5");
+    expect(settlement).toHaveValue("12.5");
+    expect(settlement).toHaveAccessibleDescription("Must be a whole number");
+    await user.clear(settlement);
+    await user.click(settlement);
+    await user.paste("12.5");
+    expect(settlement).toHaveValue("12.5");
+    expect(settlement).toHaveAccessibleDescription("Must be a whole number");
+    await user.type(payment, "-5.5");
+    expect(payment).toHaveValue("-5.5");
+    expect(payment).toHaveAccessibleDescription("Must not be negative");
+
+    // Refused on save too: nothing is sent while a field holds what it cannot store.
+    await saveWhenReady(user);
+    expect(tab("Finance")).toHaveAccessibleName("Finance (2 errors)");
+    expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
+
+    await user.clear(settlement);
+    await user.type(settlement, "12");
+    await user.clear(payment);
+    await user.type(payment, "5");
+    expect(payment).not.toHaveAttribute("aria-invalid", "true");
+    await saveWhenReady(user);
+    expect(await screen.findByText("Project saved")).toBeInTheDocument();
+    const body = calls.find((c) => c.method === "POST")?.body as { finance: Record<string, unknown> };
+    expect(body.finance).toMatchObject({ settlementDays: 12, paymentDays: 5, patientFee: 12.5 });
+  });
 });

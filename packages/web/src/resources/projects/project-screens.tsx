@@ -3,12 +3,12 @@ import { useQuery } from "@tanstack/react-query";
 import {
   currencies,
   emptyProject,
-  financeNumber,
+  type FinanceNumberField,
+  financeNumberFields,
   firstProjectTabWithError,
   type ListData,
   lookupPageSizes,
   normalizeProject,
-  numberOrNull,
   optionLabel,
   type ProjectTab,
   type ProjectView,
@@ -18,6 +18,7 @@ import {
   projectStatuses,
   projectTabErrorCounts,
   projectTabs,
+  readFinanceInput,
   validateProject,
   valueAt,
   vatOptions,
@@ -108,40 +109,42 @@ function useInternalCode(form: FormApi<ProjectForm>) {
   }, [code, form.formData.internalCode, setValue]);
 }
 
-/** A whole or decimal number input; the form holds a number (or null), the input its text. */
+/**
+ * A finance number input: the form holds the number (or null), or the text as typed while it is
+ * refused (a decimal in a whole-number field, a minus), with the reason shown at once and again
+ * by the validator on save. Typing and pasting read the same (readFinanceInput).
+ */
 function NumberField({
   form,
   name,
   label,
-  clean,
   hint,
 }: {
   form: FormApi<ProjectForm>;
-  name: string;
+  name: FinanceNumberField;
   label: string;
-  /** Keeps what the input may hold, e.g. 3 digits (spec §5). */
-  clean: (text: string) => string;
   hint?: string;
 }) {
-  const value = valueAt(form.formData, name) as number | null | undefined;
+  const value = valueAt(form.formData, name) as number | string | null | undefined;
   // While typing "12." the text runs ahead of the number it stands for.
   const [draft, setDraft] = useState<string | null>(null);
   const text = draft ?? (value === null || value === undefined ? "" : String(value));
   const id = fieldId(name);
+  const error = form.errors[name] ?? readFinanceInput(text, name).error ?? undefined;
   return (
-    <Field id={id} label={label} hint={hint} error={form.errors[name]} className="max-w-sm">
+    <Field id={id} label={label} hint={hint} error={error} className="max-w-sm">
       {(control) => (
         <Input
           {...control}
-          inputMode="decimal"
+          inputMode={financeNumberFields[name].decimals > 0 ? "decimal" : "numeric"}
           autoComplete="off"
           className="max-w-40"
-          invalid={Boolean(form.errors[name])}
+          invalid={Boolean(error)}
           value={text}
           onChange={(event) => {
-            const cleaned = clean(event.target.value);
-            setDraft(cleaned);
-            form.setValue(name, cleaned === "" ? null : numberOrNull(cleaned.replace(/\.$/, "")));
+            const read = readFinanceInput(event.target.value, name);
+            setDraft(read.text);
+            form.setValue(name, read.error ? read.text : read.value);
           }}
           onBlur={() => setDraft(null)}
         />
@@ -149,15 +152,6 @@ function NumberField({
     </Field>
   );
 }
-
-/** Up to 3 digits: settlement days, payment days, paid and monitored percentage. */
-const threeDigits = (text: string) => financeNumber(text);
-/** A fee: digits with at most one decimal point and 2 decimals. */
-const money = (text: string) => {
-  const [whole, ...rest] = text.replace(/[^\d.]/g, "").split(".");
-  const digits = whole.slice(0, 9);
-  return rest.length > 0 ? `${digits}.${rest.join("").slice(0, 2)}` : digits;
-};
 
 const basicFields: FieldSpec[] = [
   { name: "workingName", label: "Working name", required: true },
@@ -285,14 +279,9 @@ function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failed
       {panel(
         "Finance",
         <>
-          <NumberField
-            form={form}
-            name="finance.settlementDays"
-            label="Settlement days"
-            clean={threeDigits}
-          />
-          <NumberField form={form} name="finance.paymentDays" label="Payment days" clean={threeDigits} />
-          <NumberField form={form} name="finance.patientFee" label="Patient fee" clean={money} />
+          <NumberField form={form} name="finance.settlementDays" label="Settlement days" />
+          <NumberField form={form} name="finance.paymentDays" label="Payment days" />
+          <NumberField form={form} name="finance.patientFee" label="Patient fee" />
           <FormField
             form={form}
             spec={{
@@ -313,19 +302,8 @@ function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failed
               options: vatOptions.map((v) => ({ value: v, label: String(v) })),
             }}
           />
-          <NumberField
-            form={form}
-            name="finance.paidPercentage"
-            label="Paid percentage"
-            clean={threeDigits}
-            hint="At most 100"
-          />
-          <NumberField
-            form={form}
-            name="finance.monitoredPercentage"
-            label="Monitored percentage"
-            clean={threeDigits}
-          />
+          <NumberField form={form} name="finance.paidPercentage" label="Paid percentage" hint="At most 100" />
+          <NumberField form={form} name="finance.monitoredPercentage" label="Monitored percentage" />
         </>,
       )}
       {/* The Staff tab has no content (spec §2.5). */}
