@@ -7,11 +7,12 @@ import {
   type SiteOption,
   type VisitOption,
 } from "@trialdesk/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { FormScreen } from "../../screens/FormScreen";
-import { type Call, renderRoutes, stubApi } from "../../screens/test-utils";
+import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
 import { useFormState } from "../../screens/useFormState";
-import { formOf, PatientVisitFields, type PatientVisitForm, typedTime } from "./patient-visit-screens";
+import { Form, formOf, PatientVisitFields, type PatientVisitForm, typedTime } from "./patient-visit-screens";
 
 const site = { id: 7, uuid: "site-7", code: "BUD", shortName: "Budapest CRC" } as SiteOption;
 
@@ -72,12 +73,24 @@ const screening = visit(100, "Screening", {
   patientVisitUuid: "pv-55",
   patientVisitVersion: 4,
 });
+// Week 2's planned window (the visit-windows engine's answer, issue 12).
+const week2 = visit(101, "Week 2", {
+  expectedDate: "2026-03-14",
+  windowStart: "2026-03-12",
+  windowEnd: "2026-03-16",
+  state: "due",
+});
 const visitsOf = (studyId: number) =>
-  studyId === 10 ? { 100: screening, 101: visit(101, "Week 2") } : { 200: visit(200, "Sub-study screening") };
+  studyId === 10 ? { 100: screening, 101: week2 } : { 200: visit(200, "Sub-study screening") };
 
 const page = (items: object[]) => ({ items, pagination: { page: 1, pageSize: 100, total: items.length } });
 
 function server(call: Call) {
+  if (call.path === "/api/me/sites") return { data: { items: [site] } };
+  if (call.path === "/api/patients/1") {
+    const { id, barcode, firstName, lastName } = patients[0];
+    return { data: { id, barcode, patientDetail: { firstName, lastName } } };
+  }
   if (call.path === "/api/patients") {
     const term = (call.search.get("search") ?? "").toLowerCase();
     return {
@@ -277,6 +290,141 @@ describe("the patient visit editor", () => {
       const put = calls.find((c) => c.method === "PUT");
       expect(put?.path).toBe("/api/patient-visits/pv-55");
       expect(put?.body).toMatchObject({ id: 55, version: 4, visitId: 100, visitStatus: "COMPLETED" });
+    },
+    clicksTimeout,
+  );
+
+  it(
+    "shows the chosen visit's planned window and an amber, non-blocking note for a date outside it",
+    async () => {
+      renderFields();
+      const u = userEvent.setup();
+      await choose(u, "Patient", /^Kovács Anna/);
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
+      await choose(u, "Visit", /^Week 2/);
+      expect(
+        screen.getByText("Planned window: 12 Mar – 16 Mar 2026 (expected 14 Mar 2026)"),
+      ).toBeInTheDocument();
+      const date = screen.getByLabelText("Visit date");
+      await u.type(date, "2026-03-17");
+      const note = await screen.findByText("Outside the planned window");
+      expect(note).toHaveAttribute("role", "status");
+      expect(note).toHaveClass("text-amber-900");
+      // The last day of the window is inside it.
+      await u.clear(date);
+      await u.type(date, "2026-03-16");
+      await waitFor(() => expect(screen.queryByText("Outside the planned window")).not.toBeInTheDocument());
+      // A visit the plan gives no window shows none.
+      await choose(u, "Visit", /^Screening/);
+      expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
+    },
+    clicksTimeout,
+  );
+});
+
+describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () => {
+  const routes = [
+    { path: "/worklist", element: <h1>Worklist page</h1> },
+    { path: "/patient-visits/create", element: <Form /> },
+    { path: "/patient-visits/:itemId/edit", element: <Form /> },
+  ].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
+  const recorded = {
+    id: 55,
+    uuid: "pv-55",
+    version: 4,
+    patientId: 1,
+    studyId: 10,
+    visitId: 100,
+    visitDate: "2025-03-10",
+    visitTime: "09:30",
+    visitStatus: "COMPLETED",
+    visitResult: "OK",
+    notes: "Fasting",
+    patientName: "Kovács Anna (BUD-000001)",
+  };
+  const saving = (call: Call) => {
+    if (call.method === "POST")
+      return { status: 201, data: { ...(call.body as object), id: 77, version: 1 } };
+    if (call.method === "PUT") return { data: { ...(call.body as object), version: 5 } };
+    if (call.path === "/api/patient-visits/pv-55") return { data: recorded };
+    return server(call);
+  };
+  beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
+  afterEach(() => localStorage.clear());
+
+  it(
+    "opens with the worklist's patient, study and visit chosen and goes back to the worklist after saving",
+    async () => {
+      const calls = stubApi(saving);
+      const u = userEvent.setup();
+      const { router } = renderRoutes(routes, [
+        "/patient-visits/create?patientId=1&studyId=10&visitId=101&returnTo=%2Fworklist%3Fstate%3Doverdue",
+      ]);
+      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+      await waitFor(() =>
+        expect(screen.getByRole("combobox", { name: "Patient" })).toHaveTextContent(
+          "Kovács Anna (BUD-000001)",
+        ),
+      );
+      await waitFor(() =>
+        expect(screen.getByRole("combobox", { name: "Study" })).toHaveTextContent("TD-2025-001_NORMAL"),
+      );
+      await waitFor(() =>
+        expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Week 2"),
+      );
+      expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
+      await choose(u, "Visit status", "COMPLETED");
+      const save = screen.getByRole("button", { name: "Save" });
+      await waitFor(() => expect(save).toBeEnabled());
+      await u.click(save);
+      expect(await screen.findByRole("heading", { name: "Worklist page" })).toBeInTheDocument();
+      expect(router.state.location.pathname + router.state.location.search).toBe("/worklist?state=overdue");
+      const post = calls.find((c) => c.method === "POST");
+      expect(post?.body).toMatchObject({ patientId: 1, studyId: 10, visitId: 101, visitStatus: "COMPLETED" });
+    },
+    clicksTimeout,
+  );
+
+  it(
+    "titles the form by what Save will do, and says plainly when a change records a new visit",
+    async () => {
+      stubApi(saving);
+      const u = userEvent.setup();
+      renderRoutes(routes, ["/patient-visits/create"]);
+      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+      await choose(u, "Patient", /^Kovács Anna/);
+      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      // The patient already has Screening: Save will update it.
+      await choose(u, "Visit", /^Screening/);
+      expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
+      await choose(u, "Visit", /^Week 2/);
+      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    },
+    clicksTimeout,
+  );
+
+  it(
+    "on a recorded visit, choosing another visit says that a new one will be recorded",
+    async () => {
+      const calls = stubApi(saving);
+      const u = userEvent.setup();
+      renderRoutes(routes, ["/patient-visits/pv-55/edit"]);
+      expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
+      await waitFor(() =>
+        expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Screening"),
+      );
+      expect(screen.queryByText(/Saving records a new visit/)).not.toBeInTheDocument();
+      await choose(u, "Visit", /^Week 2/);
+      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+      expect(
+        screen.getByText("Saving records a new visit; the visit opened here stays as it was."),
+      ).toHaveAttribute("role", "status");
+      const save = screen.getByRole("button", { name: "Save" });
+      await waitFor(() => expect(save).toBeEnabled());
+      await u.click(save);
+      await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+      expect(calls.some((c) => c.method === "PUT")).toBe(false);
     },
     clicksTimeout,
   );

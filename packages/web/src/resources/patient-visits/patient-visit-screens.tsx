@@ -1,28 +1,33 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   choosePatient,
   chooseStudy,
   chooseVisit,
   emptyPatientVisit,
+  isOutsideWindow,
   type ListData,
   lookupPageSizes,
   newUuid,
   normalizePatientVisit,
   notesMaxLength,
+  type Patient,
   type PatientVisit,
   type PatientVisitDetail,
   type PatientVisitInput,
   type PatientVisitListRow,
   type SiteOption,
   type StudyPatientLookupItem,
+  shortDate,
   showsVisitResult,
   type VisitOption,
   type VisitStatus,
   validatePatientVisit,
   visitResultValues,
   visitStatusValues,
+  windowText,
 } from "@trialdesk/domain";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { useNavigate, useParams, useSearchParams } from "react-router";
 import { api } from "../../api/client";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
@@ -35,6 +40,7 @@ import { Checkbox } from "../../ui/checkbox";
 import { Field } from "../../ui/field";
 import { Input } from "../../ui/input";
 import { SearchableSelect } from "../../ui/select";
+import { Spinner } from "../../ui/spinner";
 import { NoSiteChosen } from "../patients/patient-screens";
 
 export type PatientVisitForm = Partial<PatientVisitInput> & {
@@ -181,16 +187,58 @@ export function typedTime(text: string): string {
 }
 
 /**
+ * The chosen visit's planned window from the visit-windows engine (issue 12), and an amber,
+ * non-blocking note when the visit date lies outside it.
+ */
+export function PlannedWindow({ visit, visitDate }: { visit?: VisitOption; visitDate?: string | null }) {
+  if (!visit?.windowStart || !visit.windowEnd) return null;
+  const window = { windowStart: visit.windowStart, windowEnd: visit.windowEnd };
+  return (
+    <div className="flex flex-col gap-1 text-sm md:col-span-2">
+      <p className="text-gray-700">
+        Planned window: {windowText(window)}
+        {visit.expectedDate ? ` (expected ${shortDate(visit.expectedDate)})` : ""}
+      </p>
+      {isOutsideWindow(visitDate, window) && (
+        <p
+          role="status"
+          className="w-fit rounded-md border border-amber-300 bg-amber-50 px-2 py-1 font-medium text-amber-900"
+        >
+          Outside the planned window
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Whether Save will update a recorded visit (true) or record a new one (false). */
+export const updatesRecordedVisit = (data: PatientVisitForm) => typeof data.id === "number";
+
+/**
  * The patient visit editor (spec §2.5, §4): patient, then study, then visit; each choice resets what
  * depends on it, and choosing a visit the patient already has fills in its data, so saving updates it.
+ * `onRecordChange` learns whether Save will update a recorded visit, so the title can say so.
  */
-export function PatientVisitFields({ form, site }: { form: FormApi<PatientVisitForm>; site: SiteOption }) {
+export function PatientVisitFields({
+  form,
+  site,
+  onRecordChange,
+}: {
+  form: FormApi<PatientVisitForm>;
+  site: SiteOption;
+  onRecordChange?: (updates: boolean | null) => void;
+}) {
   const [onlyAssigned, setOnlyAssigned] = useState(true);
   const data = form.formData;
   const studies = useStudiesOf(data.patientId);
   const visitOptions = useVisitOptions(data.patientId, data.studyId);
   const visitsById = new Map((visitOptions.data ?? []).map((v) => [v.visitId, v]));
   const reset = (next: PatientVisitForm) => form.setFormData(withUuid(next, data));
+  // Until a patient is chosen (or loaded) the route says what Save does.
+  const updates = data.patientId ? updatesRecordedVisit(data) : null;
+  useEffect(() => onRecordChange?.(updates), [onRecordChange, updates]);
+  // A loaded visit whose patient, study or visit was changed: Save records a new one (issue 15).
+  const leavesRecorded = updatesRecordedVisit(form.originalData) && !updatesRecordedVisit(data);
 
   const patientField: FieldSpec = {
     name: "patientId",
@@ -209,6 +257,14 @@ export function PatientVisitFields({ form, site }: { form: FormApi<PatientVisitF
 
   return (
     <div className="grid max-w-3xl grid-cols-1 gap-4 md:grid-cols-2">
+      {leavesRecorded && (
+        <p
+          role="status"
+          className="rounded-md border border-blue-200 bg-blue-50 px-3 py-2 text-sm text-blue-900 md:col-span-2"
+        >
+          Saving records a new visit; the visit opened here stays as it was.
+        </p>
+      )}
       <div className="flex flex-col gap-2 md:col-span-2">
         <FormField spec={patientField} form={patientForm} />
         <Checkbox
@@ -256,6 +312,7 @@ export function PatientVisitFields({ form, site }: { form: FormApi<PatientVisitF
           />
         )}
       </Field>
+      <PlannedWindow visit={visitsById.get(data.visitId ?? -1)} visitDate={data.visitDate} />
       <FormField spec={dateField} form={form} />
       <Field id={fieldId("visitTime")} label="Visit time" hint="HH:mm" error={form.errors.visitTime}>
         {(control) => (
@@ -281,17 +338,34 @@ export function PatientVisitFields({ form, site }: { form: FormApi<PatientVisitF
   );
 }
 
-export const formOf = (site: SiteOption): FormDescription<PatientVisitForm> => ({
-  resource: "patient-visits",
-  title: "Patient visit",
-  createTitle: "Add new visit",
-  editTitle: "Modify patient visit",
-  empty: emptyPatientVisit,
-  normalize: normalizePatientVisit,
-  validate: validatePatientVisit,
-  errorBar: true,
-  fields: (form) => <PatientVisitFields form={form} site={site} />,
-});
+const createTitle = "Add new visit";
+const editTitle = "Modify patient visit";
+
+export type FormOptions = {
+  /** A new visit starts with these chosen (the worklist's Record visit). */
+  prefill?: PatientVisitForm;
+  /** Whether Save updates a recorded visit, as the fields report it; null follows the route. */
+  updates?: boolean | null;
+  onRecordChange?: (updates: boolean | null) => void;
+  onSaved?: (saved: PatientVisitForm) => void;
+};
+
+export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescription<PatientVisitForm> => {
+  // The title follows what Save will do, not only the route (issue 15).
+  const title = options.updates === true ? editTitle : options.updates === false ? createTitle : undefined;
+  return {
+    resource: "patient-visits",
+    title: "Patient visit",
+    createTitle: title ?? createTitle,
+    editTitle: title ?? editTitle,
+    empty: () => ({ ...emptyPatientVisit(), ...options.prefill }),
+    normalize: normalizePatientVisit,
+    validate: validatePatientVisit,
+    errorBar: true,
+    onSaved: options.onSaved,
+    fields: (form) => <PatientVisitFields form={form} site={site} onRecordChange={options.onRecordChange} />,
+  };
+};
 
 const show = (value: string | null | undefined) => value || "—";
 
@@ -324,10 +398,58 @@ export function List() {
   return description ? <ListScreen description={description} /> : <NoSiteChosen />;
 }
 
+const positiveId = (value: string | null) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : null;
+};
+
+/** Only a path inside the app: never another site (`//host`, `https:`). */
+const localPath = (value: string | null) =>
+  value?.startsWith("/") && !value.startsWith("//") ? value : null;
+
+/** The choices the worklist's Record visit hands over: `?patientId=&studyId=&visitId=`. */
+function usePrefill(params: URLSearchParams, isNew: boolean) {
+  const patientId = isNew ? positiveId(params.get("patientId")) : null;
+  const studyId = patientId ? positiveId(params.get("studyId")) : null;
+  const visitId = studyId ? positiveId(params.get("visitId")) : null;
+  // The patient select names its choice from the form data, so read the patient's name first.
+  const patient = useQuery({
+    queryKey: ["patients", "prefill", patientId],
+    queryFn: () => api.get<Patient>(`patients/${patientId}`),
+    enabled: patientId !== null,
+  });
+  const p = patient.data;
+  const patientName = p ? `${p.patientDetail.lastName} ${p.patientDetail.firstName} (${p.barcode})` : null;
+  const prefill = useMemo(
+    () => (patientId === null ? undefined : { patientId, studyId, visitId, patientName }),
+    [patientId, studyId, visitId, patientName],
+  );
+  return { ready: patientId === null || !patient.isPending, prefill };
+}
+
 export function Form() {
   const { site } = useActiveSite();
-  const description = useMemo(() => (site ? formOf(site) : null), [site]);
-  return description ? <FormScreen description={description} /> : <NoSiteChosen />;
+  const { itemId } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [updates, setUpdates] = useState<boolean | null>(null);
+  const { ready, prefill } = usePrefill(params, !itemId);
+  const returnTo = localPath(params.get("returnTo"));
+  const description = useMemo(() => {
+    if (!site) return null;
+    const onSaved = () => {
+      // What the worklist, the summary and the home tiles show has changed.
+      void queryClient.invalidateQueries({ queryKey: ["list", "worklist"] });
+      void queryClient.invalidateQueries({ queryKey: ["patient-visit-summary"] });
+      // Back to the worklist page the visit was opened from, once the form has moved to the saved
+      // record (it replaces its route after onSaved), so Back does not reopen the form.
+      if (returnTo) setTimeout(() => navigate(returnTo, { replace: true }));
+    };
+    return formOf(site, { prefill, updates, onRecordChange: setUpdates, onSaved });
+  }, [site, prefill, updates, returnTo, navigate, queryClient]);
+  if (!description) return <NoSiteChosen />;
+  return ready ? <FormScreen description={description} /> : <Spinner label="Loading..." />;
 }
 
 export const Detail = () => <DetailScreen description={detail} />;
