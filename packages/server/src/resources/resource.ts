@@ -1,5 +1,6 @@
 import {
   changeReasonHeader,
+  countBound,
   type FieldError,
   type FieldErrors,
   isUuidOf,
@@ -12,15 +13,18 @@ import {
 import {
   and,
   asc,
+  Column,
   count,
   desc,
   eq,
   getTableColumns,
   ilike,
+  is,
   or,
-  type SQL,
+  SQL,
   type SQLWrapper,
   sql,
+  Table,
 } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -58,7 +62,44 @@ export type Format = {
   /** Wire field → column or SQL; nested objects give nested parts (e.g. patientDetail). */
   fields: Selection;
   joins?: (query: PgSelect) => PgSelect;
+  /**
+   * The joins only look up one row each (inner joins over required references, left joins to at
+   * most one row), so they never add or drop rows: the list then counts and picks its page's ids
+   * from the base table alone whenever neither the filters nor the order read a joined table.
+   */
+  joinsKeepRows?: boolean;
 };
+
+/** One sort key: a column or expression, or several compared in turn (`order by a, b`, as an index holds them). */
+export type SortKey = PgColumn | SQL | SQL.Aliased;
+
+/**
+ * Names sort in the users' language: ICU's root collation (CLDR) puts "Balázs" before "Balogh" and
+ * "Ádám" beside "Adam", where the databases' C collation sorts by byte. PGlite and PostgreSQL 15 both
+ * ship "und-x-icu"; the name indexes are built with the same collation, so they serve the order.
+ */
+export const byName = (column: PgColumn) => sql`${column} collate "und-x-icu"`;
+
+/**
+ * True when an expression reads a table other than `base`. A fragment that names a table itself is a
+ * subquery with its own FROM, so that table's columns inside it are its own, not the outer query's.
+ */
+export function readsOtherTables(
+  chunk: unknown,
+  base: Table,
+  local: ReadonlySet<unknown> = new Set(),
+): boolean {
+  if (chunk === null || typeof chunk !== "object") return false;
+  if (Array.isArray(chunk)) return chunk.some((c) => readsOtherTables(c, base, local));
+  if (is(chunk, Column)) return chunk.table !== base && !local.has(chunk.table);
+  if (is(chunk, SQL.Aliased)) return readsOtherTables(chunk.sql, base, local);
+  if (is(chunk, SQL)) {
+    const tables = chunk.queryChunks.filter((c) => is(c, Table));
+    const inner = tables.length > 0 ? new Set([...local, ...tables]) : local;
+    return chunk.queryChunks.some((c) => readsOtherTables(c, base, inner));
+  }
+  return false;
+}
 
 export type WriteContext = { tx: Tx; user: SessionUser | null; change: ChangeContext; existing: Row | null };
 
@@ -83,8 +124,8 @@ export type ResourceDescription<Input extends Row = Row> = {
   formats?: Record<string, Format>;
   /** The list's format when the call names none, if not "view" (e.g. studyplans: one row per study). */
   listFormat?: string;
-  /** Sortable list keys (`?order=`) → what to sort by. */
-  sort: Record<string, PgColumn | SQL | SQL.Aliased>;
+  /** Sortable list keys (`?order=`) → what to sort by; a list sorts by its keys in turn, then id. */
+  sort: Record<string, SortKey | SortKey[]>;
   defaultSort?: string;
   /** The direction of the default sort when the call names no order (e.g. newest visits first). */
   defaultDirection?: "asc" | "desc";
@@ -292,19 +333,55 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
       }
       const where = and(...conditions);
-      const by = def.sort[q.order ?? defaultSort] as SQLWrapper;
+      const by = [def.sort[q.order ?? defaultSort]].flat() as SQLWrapper[];
       const direction =
         (q.direction ?? (q.order ? "asc" : (def.defaultDirection ?? "asc"))) === "desc" ? desc : asc;
-      const [rows, totals] = await Promise.all([
-        select(db, format)
+      // Plain keys in turn (never a row value), then id: the shape an index (…, id) serves.
+      const orderBy = [...by, table.id].map((key) => direction(key));
+      const offset = (q.page - 1) * pageSize;
+      const shape = formats[format];
+      const keepsRows = !shape.joins || shape.joinsKeepRows === true;
+      const base = (fields: Selection, needsJoins: boolean) =>
+        needsJoins
+          ? select(db, format, fields)
+          : (db
+              .select(fields as never)
+              .from(table)
+              .$dynamic() as PgSelect);
+
+      // Counted exactly up to the bound only; beyond it the total is a lower bound (domain pager rule).
+      const bounded = base({ one: sql`1` }, !keepsRows || readsOtherTables(where, table))
+        .where(where)
+        .limit(countBound + 1)
+        .as("bounded");
+      const counting = db.select({ total: count() }).from(bounded) as unknown as Promise<{ total: number }[]>;
+
+      // One row past the page tells whether more follow. Deep pages skip over ids read from an index
+      // alone, and only the page's own rows are joined and have their derived values computed.
+      let reading: Promise<Row[]>;
+      if (keepsRows) {
+        const pageIds = base({ id: table.id }, readsOtherTables([where, by], table))
           .where(where)
-          .orderBy(direction(by), direction(table.id))
-          .limit(pageSize)
-          .offset((q.page - 1) * pageSize) as Promise<Row[]>,
-        select(db, format, { total: count() }).where(where) as unknown as Promise<{ total: number }[]>,
-      ]);
+          .orderBy(...orderBy)
+          .limit(pageSize + 1)
+          .offset(offset);
+        reading = select(db, format)
+          .where(sql`${table.id} = any(array(${pageIds}))`)
+          .orderBy(...orderBy) as Promise<Row[]>;
+      } else {
+        reading = select(db, format)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(pageSize + 1)
+          .offset(offset) as Promise<Row[]>;
+      }
+      const [read, totals] = await Promise.all([reading, counting]);
+      const rows = read.slice(0, pageSize);
+      const counted = Number(totals[0]?.total ?? 0);
+      const total =
+        counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const items = def.expand && rows.length > 0 ? await def.expand(db, rows, format) : rows;
-      return { items, pagination: { page: q.page, pageSize, total: Number(totals[0]?.total ?? 0) } };
+      return { items, pagination: { page: q.page, pageSize, total } };
     },
 
     async get(idOrUuid: string, query: unknown, user: SessionUser | null): Promise<Row> {

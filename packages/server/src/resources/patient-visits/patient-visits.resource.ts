@@ -13,7 +13,7 @@ import type { Db, Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
-import { defineResource } from "../resource";
+import { byName, defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
@@ -115,10 +115,11 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
     patientVisitId: patientVisits.id,
     id: patientVisits.id,
     screenNumber,
-    patientName: sql`(${patients.lastName}, ${patients.firstName})`,
+    patientName: [byName(patients.lastName), byName(patients.firstName)],
     studyName: studies.workingName,
     visitName: visits.name,
-    visitDate: sql`(${patientVisits.visitDate}, ${patientVisits.visitTime})`,
+    // Date, time, id: the order of patient_visits_visit_date_idx.
+    visitDate: [patientVisits.visitDate, patientVisits.visitTime],
     visitStatus: patientVisits.visitStatus,
   },
   // The most recent visits first.
@@ -165,6 +166,8 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
         screenNumber,
       },
       joins,
+      // Inner joins over required references only.
+      joinsKeepRows: true,
     },
     /** The list rows of spec §2.5; the row id is patientVisitUuid. */
     list: {
@@ -179,6 +182,7 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
         visitStatus: patientVisits.visitStatus,
       },
       joins,
+      joinsKeepRows: true,
     },
   },
   toRow: async (input, { tx, user }) => {

@@ -1,17 +1,20 @@
 import {
   activePatientStatus,
+  birthDateRule,
   normalizePatient,
   type PatientInput,
   patientSchema,
+  toIsoDate,
   validatePatient,
 } from "@trialdesk/domain";
 import { and, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
+import { loadConfig } from "../../config";
 import type { Db, Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { projects } from "../projects/projects.table";
-import { defineResource } from "../resource";
+import { byName, defineResource } from "../resource";
 import { sites } from "../sites/sites.table";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -180,6 +183,15 @@ export async function insertPatient(tx: Tx | Db, input: PatientInput, siteId: nu
   return row;
 }
 
+/**
+ * The birth dates the configured age bounds allow today (MINIMUM_PATIENT_AGE and MAXIMUM_PATIENT_AGE,
+ * the values /config.json gives the browser), a day wider at each end for the browser's time zone.
+ */
+function birthDates() {
+  const { minimumPatientAge, maximumPatientAge } = loadConfig();
+  return birthDateRule(toIsoDate(new Date()), minimumPatientAge, maximumPatientAge, 1);
+}
+
 const booleanParam = z.enum(["true", "false"], { error: "Must be true or false" });
 
 /**
@@ -192,13 +204,13 @@ export const patientsResource = defineResource<PatientInput>({
   table: patients,
   schema: patientSchema,
   normalize: normalizePatient,
-  validate: validatePatient,
+  validate: (input) => validatePatient(input, birthDates()),
   scope: patientScope,
   sort: {
     id: patients.id,
     barcode: patients.barcode,
-    // Last name, then first name (a row value sorts both the same way).
-    name: sql`(${patients.lastName}, ${patients.firstName})`,
+    // Last name, then first name, in the users' language (served by the name indexes).
+    name: [byName(patients.lastName), byName(patients.firstName)],
     birthDate: patients.birthDate,
     ssn: patients.ssn,
     status: patients.status,

@@ -15,7 +15,7 @@ import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
-import { defineResource } from "../resource";
+import { byName, defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
 import { studyPatients } from "./study-patients.table";
@@ -80,7 +80,7 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
   sort: {
     id: studyPatients.id,
     barcode: patients.barcode,
-    patientName: sql`(${patients.lastName}, ${patients.firstName})`,
+    patientName: [byName(patients.lastName), byName(patients.firstName)],
     projectInternalCode: projects.internalCode,
     studyWorkingName: studies.workingName,
     screenNr: studyPatients.screenNr,
@@ -99,7 +99,15 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     pid: { schema: id, where: (patientId: number) => eq(studyPatients.patientId, patientId) },
     studyId: { schema: id, where: (studyId: number) => eq(studyPatients.studyId, studyId) },
     /** The active site's assignments (the list screens work in one site, like the patients'). */
-    siteId: { schema: id, where: (siteId: number) => eq(patients.recorderSiteId, siteId) },
+    // A subquery on the base table, so the list counts and pages without joining.
+    siteId: {
+      schema: id,
+      where: (siteId: number) =>
+        inArray(
+          studyPatients.patientId,
+          sql`(select ${patients.id} from ${patients} where ${patients.recorderSiteId} = ${siteId})`,
+        ),
+    },
     active: {
       schema: z.enum(["true", "false"], { error: "Must be true or false" }),
       where: (value: "true" | "false") => eq(studyPatients.active, value === "true"),
@@ -138,6 +146,8 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
           .innerJoin(projects, eq(projects.id, studies.projectId))
           .leftJoin(startedByUser, eq(startedByUser.id, studyPatients.startedBy))
           .leftJoin(closedByUser, eq(closedByUser.id, studyPatients.closedBy)),
+      // Required references and to-one lookups only.
+      joinsKeepRows: true,
     },
   },
   toRow: async (input, { tx, user, existing }) => {
