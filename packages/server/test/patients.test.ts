@@ -93,6 +93,24 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     ]);
   });
 
+  it("refuses a birth date outside the configured age bounds, even a typed future one", async () => {
+    const input = patientInput(siteA.id);
+    const born = (birthDate: string) =>
+      create({ ...input, patientDetail: { ...input.patientDetail, birthDate } });
+    const future = await born("2030-12-31");
+    expect(future.status).toBe(400);
+    expect(future.body.header.fieldErrors).toEqual([
+      {
+        field: "patientDetail.birthDate",
+        message: expect.stringMatching(/^Birth date must be between .* \(age 18 to 100\)$/),
+      },
+    ]);
+    const thisYear = new Date().getFullYear();
+    expect((await born(`${thisYear - 10}-01-01`)).status).toBe(400);
+    expect((await born(`${thisYear - 102}-01-01`)).status).toBe(400);
+    expect((await born(`${thisYear - 40}-06-15`)).status).toBe(201);
+  });
+
   it("generates the barcode from the site's prefix and its own running number, ignoring the client's", async () => {
     const site = await createSite(t.database.db);
     const other = await createSite(t.database.db);

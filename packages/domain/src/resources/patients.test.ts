@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { birthDateRule } from "../rules/dates";
 import {
   canAddContact,
   canRemoveContact,
@@ -24,6 +25,18 @@ describe("patients", () => {
       "patientDetail.lastName": "Last name is required",
     });
     expect(validatePatient(named())).toEqual({});
+  });
+
+  it("given the age bounds, refuses a birth date outside them", () => {
+    const rule = birthDateRule("2026-11-23", 18, 100);
+    const born = (birthDate: string) => ({
+      ...named(),
+      patientDetail: { ...named().patientDetail, birthDate },
+    });
+    expect(validatePatient(born("1990-05-17"), rule)).toEqual({});
+    expect(validatePatient(born("2030-12-31"), rule)).toEqual({
+      "patientDetail.birthDate": "Birth date must be between 1925-11-24 and 2008-11-23 (age 18 to 100)",
+    });
   });
 
   it("starts active, sex UNK, one empty phone contact and a DEFAULT address", () => {

@@ -15,9 +15,9 @@ import {
   sexValues,
 } from "../constants";
 import { contactNotesInput, contactValueInput, normalizePhone } from "../rules/contacts";
-import { birthDateMask } from "../rules/dates";
+import { type BirthDateRule, birthDateError, birthDateMask } from "../rules/dates";
 import { idRef, recordMeta, text } from "../schema";
-import { required, validator } from "../validation";
+import { type FieldErrors, required, validator } from "../validation";
 import { countryCode, dateField } from "./fields";
 
 export type PatientDetail = {
@@ -128,10 +128,21 @@ export type PatientInput = z.infer<typeof patientSchema>;
 export type PatientContactInput = PatientInput["contacts"][number];
 type PatientForm = Partial<PatientInput>;
 
-export const validatePatient = validator<PatientForm>(
+const requiredPatientFields = validator<PatientForm>(
   required("patientDetail.firstName", "First name is required"),
   required("patientDetail.lastName", "Last name is required"),
 );
+
+/**
+ * The patient validator: the spec's required names and, given the configured age bounds, a birth
+ * date inside them (the picker's limits hold for a typed date too; issue 15).
+ */
+export function validatePatient(data: PatientForm, birthDates?: BirthDateRule): FieldErrors {
+  const errors = requiredPatientFields(data);
+  const birthDate = birthDates ? birthDateError(data.patientDetail?.birthDate, birthDates) : null;
+  if (birthDate) errors["patientDetail.birthDate"] = birthDate;
+  return errors;
+}
 
 const upper = (code: string | null | undefined) => (typeof code === "string" ? code.toUpperCase() : code);
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   addYears,
   birthDateBounds,
+  birthDateError,
   birthDateMask,
+  birthDateRule,
   datePickerRange,
   isValidBirthDate,
   isValidIsoDate,
@@ -85,5 +87,27 @@ describe("dates", () => {
 
   it("writes a local date as yyyy-MM-dd", () => {
     expect(toIsoDate(new Date(2025, 0, 5, 23, 59))).toBe("2025-01-05");
+  });
+});
+
+describe("birth date rule", () => {
+  const rule = birthDateRule("2026-11-23", 18, 100);
+  it("accepts the ages 18 to 100 on both ends and nothing outside them", () => {
+    expect(rule).toMatchObject({ min: "1925-11-24", max: "2008-11-23" });
+    expect(birthDateError("2008-11-23", rule)).toBeNull();
+    expect(birthDateError("1925-11-24", rule)).toBeNull();
+    expect(birthDateError("", rule)).toBeNull();
+    expect(birthDateError(null, rule)).toBeNull();
+    const message = "Birth date must be between 1925-11-24 and 2008-11-23 (age 18 to 100)";
+    expect(birthDateError("2008-11-24", rule)).toBe(message);
+    expect(birthDateError("2030-12-31", rule)).toBe(message);
+    expect(birthDateError("1925-11-23", rule)).toBe(message);
+  });
+  it("refuses a half-typed or impossible date", () => {
+    expect(birthDateError("1990-0", rule)).toBe("Birth date must be a real date as yyyy-MM-dd");
+    expect(birthDateError("1990-02-30", rule)).toBe("Birth date must be a real date as yyyy-MM-dd");
+  });
+  it("widens by the slack days at both ends", () => {
+    expect(birthDateRule("2026-11-23", 18, 100, 1)).toMatchObject({ min: "1925-11-23", max: "2008-11-24" });
   });
 });

@@ -86,3 +86,24 @@ export function datePickerRange(today: string): DateBounds {
 export function isWithin(value: string, bounds: DateBounds): boolean {
   return value >= bounds.min && value <= bounds.max;
 }
+
+/** The birth dates a form or the server accepts, with the ages they stand for (for the message). */
+export type BirthDateRule = DateBounds & { minAge: number; maxAge: number };
+
+/**
+ * The birth date rule on `today`. `slackDays` widens it at both ends: the server allows one day, as
+ * the browser's day may already (or still) be another one than the server's.
+ */
+export function birthDateRule(today: string, minAge: number, maxAge: number, slackDays = 0): BirthDateRule {
+  const bounds = birthDateBounds(today, minAge, maxAge);
+  return { min: addDays(bounds.min, -slackDays), max: addDays(bounds.max, slackDays), minAge, maxAge };
+}
+
+/** Why a birth date is refused (not a whole real date, or outside the age bounds); null when it is fine or empty. */
+export function birthDateError(value: unknown, rule: BirthDateRule): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (!isValidIsoDate(value)) return "Birth date must be a real date as yyyy-MM-dd";
+  if (!isWithin(value, rule))
+    return `Birth date must be between ${rule.min} and ${rule.max} (age ${rule.minAge} to ${rule.maxAge})`;
+  return null;
+}

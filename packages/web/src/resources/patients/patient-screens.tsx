@@ -1,5 +1,6 @@
 import {
   birthDateBounds,
+  birthDateRule,
   emptyPatient,
   isActiveStatus,
   normalizePatient,
@@ -171,7 +172,11 @@ const formOf = (site: SiteOption): FormDescription<Form> => ({
   editTitle: "Edit Patient",
   empty: emptyPatient,
   normalize: normalizePatient,
-  validate: validatePatient,
+  // The age bounds hold for a typed birth date too, not only in the picker.
+  validate: (data) => {
+    const { minimumPatientAge, maximumPatientAge } = getConfig();
+    return validatePatient(data, birthDateRule(toIsoDate(new Date()), minimumPatientAge, maximumPatientAge));
+  },
   // Phones normalised, empty contacts left out, and the record is the active site's (spec §4 Patient).
   prepare: (data) => ({ ...preparePatientForSave(data), recorderSiteId: site.id }),
   fields: (form) => <PatientFields form={form} />,
