@@ -1,6 +1,6 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { differs, flatten, formReducer, routePath, useFormState } from "./useFormState";
+import { differs, type FormState, flatten, formReducer, routePath, useFormState } from "./useFormState";
 
 type Category = { id: number | null; name: string; code: string };
 const loaded: Category = { id: 7, name: "Oncology", code: "ONC" };
@@ -114,13 +114,13 @@ describe("useFormState", () => {
   it("clears the errors of whatever a whole-form change alters, keeping the rest (setFormData, setPart)", () => {
     type Visit = { patientId: number | null; studyId: number | null; visitId: number | null };
     const reduce = formReducer<Visit>();
-    const empty = { patientId: null, studyId: null, visitId: null };
+    const empty: Visit = { patientId: null, studyId: null, visitId: null };
     const required = {
       patientId: "Patient is required",
       studyId: "Study is required",
       visitId: "Visit is required",
     };
-    let state = { originalData: empty, formData: empty, errors: required, unsaved: false };
+    let state: FormState<Visit> = { originalData: empty, formData: empty, errors: required, unsaved: false };
     // Choosing a patient resets the form for that patient: only the patient's error goes.
     state = reduce(state, { type: "setFormData", data: { ...empty, patientId: 4 } });
     expect(state.errors).toEqual({ studyId: "Study is required", visitId: "Visit is required" });
