@@ -12,6 +12,7 @@ import {
   studyWorkingName,
   validateStudy,
 } from "@trialdesk/domain";
+import { Link } from "react-router";
 import { api } from "../../api/client";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
@@ -123,6 +124,15 @@ const detail: DetailDescription<Study> = {
     { label: "LPFV", value: (s) => show(s.lpfv) },
     { label: "LPLV", value: (s) => show(s.lplv) },
     { label: "Status", value: (s) => show(optionLabel(projectStatuses, s.projectStatusId as never)) },
+    // Each study's grid of patient visits (issue 12).
+    {
+      label: "Visit summary",
+      value: (s) => (
+        <Link to={`/visit-summary/${s.uuid}`} className="text-blue-700 underline hover:text-blue-900">
+          Open the visit summary
+        </Link>
+      ),
+    },
   ],
 };
 

@@ -1,48 +1,135 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { VisitSummary, VisitSummaryProfile } from "@trialdesk/domain";
+import type { SiteOption, VisitSummary, VisitSummaryCell, VisitSummaryProfile } from "@trialdesk/domain";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Call, renderRoutes, stubApi } from "../../screens/test-utils";
+import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
+import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
 import { VisitSummaryScreen } from "./visit-summary-screen";
 
+const site = { id: 7, uuid: "sit-7", code: "BUD", shortName: "Budapest", city: "Budapest" } as SiteOption;
 const studyUuid = "std-00000000-0000-4000-8000-000000000001";
+const otherUuid = "std-00000000-0000-4000-8000-000000000002";
 const study = { id: 1, uuid: studyUuid, workingName: "TD-2025-001_NORMAL" };
+const other = { id: 2, uuid: otherUuid, workingName: "TD-2025-002_EXT" };
+
+const planned = { calculationMode: "default" as const };
+const cell = (visitId: number, over: Partial<VisitSummaryCell>): VisitSummaryCell => ({
+  visitId,
+  visitDate: null,
+  visitStatus: null,
+  expectedDate: null,
+  windowStart: null,
+  windowEnd: null,
+  state: "unscheduled",
+  bookedOutsideWindow: false,
+  ...over,
+});
+const profile = (over: Partial<VisitSummaryProfile>): VisitSummaryProfile => ({
+  barcode: "BUD-000001",
+  firstName: "Anna",
+  lastName: "Kiss",
+  screenNr: "S-001",
+  patientUuid: "prt-1",
+  active: true,
+  visits: [],
+  ...over,
+});
 const summary: VisitSummary = {
   studyVisits: [
-    { id: 11, visitName: "Screening", visitType: 20 },
-    { id: 12, visitName: "Randomisation", visitType: 50 },
-    { id: 13, visitName: "Week 4", visitType: 60 },
-  ],
-  patientStudyProfiles: [
     {
-      barcode: "BUD-000001",
-      firstName: "Anna",
-      lastName: "Kiss",
-      screenNr: "S-001",
-      visits: [
-        { visitId: 11, visitDate: "2025-03-03" },
-        { visitId: 12, visitDate: "2025-03-17" },
-      ],
+      id: 11,
+      visitName: "Screening",
+      visitType: 20,
+      sequence: 1,
+      daysFromStart: null,
+      allowedDaysBefore: null,
+      allowedDaysAfter: null,
+      ...planned,
     },
     {
+      id: 12,
+      visitName: "Randomisation",
+      visitType: 50,
+      sequence: 2,
+      daysFromStart: 14,
+      allowedDaysBefore: 2,
+      allowedDaysAfter: 2,
+      ...planned,
+    },
+    {
+      id: 13,
+      visitName: "Week 4",
+      visitType: 60,
+      sequence: null,
+      daysFromStart: null,
+      allowedDaysBefore: null,
+      allowedDaysAfter: null,
+      calculationMode: null,
+    },
+  ],
+  patientStudyProfiles: [
+    profile({
+      visits: [
+        cell(11, {
+          visitDate: "2025-03-03",
+          visitStatus: "COMPLETED",
+          state: "done",
+          windowStart: "2025-03-03",
+        }),
+        cell(12, {
+          visitDate: "2025-03-27",
+          visitStatus: "BOOKED",
+          state: "booked",
+          expectedDate: "2025-03-17",
+          windowStart: "2025-03-15",
+          windowEnd: "2025-03-19",
+          bookedOutsideWindow: true,
+        }),
+      ],
+    }),
+    profile({
       barcode: "BUD-000002",
       firstName: "Béla",
       lastName: "Nagy",
       screenNr: "S-002",
-      // Booked without a date: still available.
-      visits: [{ visitId: 13, visitDate: null }],
-    },
+      patientUuid: "prt-2",
+      visits: [
+        cell(11, {
+          state: "overdue",
+          expectedDate: "2025-03-01",
+          windowStart: "2025-03-01",
+          windowEnd: "2025-03-01",
+        }),
+        cell(12, {
+          state: "upcoming",
+          expectedDate: "2026-04-15",
+          windowStart: "2026-04-13",
+          windowEnd: "2026-04-17",
+        }),
+        // Booked without a date: still available.
+        cell(13, { visitStatus: "BOOKED", state: "unscheduled" }),
+      ],
+    }),
   ],
 };
 
-const routes = [{ path: "/visit-summary/:studyUuid", element: <VisitSummaryScreen /> }];
-const open = () => renderRoutes(routes, [`/visit-summary/${studyUuid}`]);
+const routes = [{ path: "/visit-summary/:studyUuid", element: <VisitSummaryScreen /> }].map((route) => ({
+  ...route,
+  element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider>,
+}));
+const open = (uuid = studyUuid) => renderRoutes(routes, [`/visit-summary/${uuid}`]);
 
-function answer(data: VisitSummary | null) {
+function answer(data: VisitSummary | null, status = 500) {
   return stubApi((call: Call) => {
+    if (call.path === "/api/me/sites") return { data: { items: [site] } };
+    if (call.path === "/api/studies")
+      return { data: { items: [study, other], pagination: { page: 1, pageSize: 100, total: 2 } } };
     if (call.path === `/api/studies/${studyUuid}`) return { data: study };
-    if (call.path === `/api/patient-visit-summary/${studyUuid}`)
-      return data ? { data } : { status: 500, errorMessage: "Internal server error" };
+    if (call.path === `/api/studies/${otherUuid}`) return { data: other };
+    if (call.path.startsWith("/api/patient-visit-summary/"))
+      return data
+        ? { data }
+        : { status, errorMessage: status === 404 ? "Not found" : "Internal server error" };
   });
 }
 
@@ -50,16 +137,18 @@ const cellTexts = (row: HTMLElement) => Array.from(row.children, (c) => c.textCo
 
 // jsdom lays nothing out: give the grid's scroll area a viewport so the virtualiser renders rows.
 beforeEach(() => {
+  localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid);
   vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
   vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1000);
 });
 afterEach(() => {
+  localStorage.clear();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
 
 describe("VisitSummaryScreen", () => {
-  it("titles the grid with the study and shows each visit's date, else available", async () => {
+  it("titles the grid with the study and shows each visit's date, else available, coloured by its state", async () => {
     const calls = answer(summary);
     open();
     expect(await screen.findByRole("heading", { name: "Visit summary — TD-2025-001_NORMAL" })).toBeVisible();
@@ -68,19 +157,92 @@ describe("VisitSummaryScreen", () => {
     const headers = within(table)
       .getAllByRole("columnheader")
       .map((h) => h.textContent);
+    // Name, type, and the day and window of the plan (none for a visit off the plan).
     expect(headers).toEqual([
       "Nr.",
       "Screen Nr",
       "Name",
-      "Screening20 Screening",
-      "Randomisation50 Randomisation",
-      "Week 460 Control",
+      "Screening20 ScreeningDay 0",
+      "Randomisation50 RandomisationDay 14 ±2",
+      "Week 460 Control\u00a0",
     ]);
     const rows = within(table).getAllByRole("row");
     expect(rows).toHaveLength(3);
-    expect(cellTexts(rows[1])).toEqual(["1", "S-001", "Kiss Anna", "2025-03-03", "2025-03-17", "available"]);
-    expect(cellTexts(rows[2])).toEqual(["2", "S-002", "Nagy Béla", "available", "available", "available"]);
-    expect(calls.map((c) => c.path)).toContain(`/api/patient-visit-summary/${studyUuid}`);
+    expect(cellTexts(rows[1])).toEqual([
+      "1",
+      "S-001",
+      "Kiss Anna",
+      "2025-03-03 Done",
+      "2025-03-27 Booked",
+      "available",
+    ]);
+    expect(cellTexts(rows[2])).toEqual([
+      "2",
+      "S-002",
+      "Nagy Béla",
+      "available Overdue",
+      "available15 Apr Upcoming",
+      "available Unscheduled",
+    ]);
+    const [done, booked] = within(rows[1]).getAllByRole("cell").slice(2);
+    expect(done).toHaveClass("bg-green-100");
+    expect(booked).toHaveClass("bg-blue-100");
+    expect(booked).toHaveAttribute("title", "Booked · window 15 Mar – 19 Mar 2025");
+    const [overdue, upcoming] = within(rows[2]).getAllByRole("cell").slice(2);
+    expect(overdue).toHaveClass("bg-red-100");
+    expect(upcoming).toHaveClass("bg-violet-100");
+    // The legend names every colour.
+    const legend = screen.getByRole("list", { name: "Legend" });
+    expect(
+      within(legend)
+        .getAllByRole("listitem")
+        .map((i) => i.textContent),
+    ).toEqual(["Done", "Out of window", "Booked", "Due", "Overdue", "Upcoming (expected date shown)"]);
+    expect(within(legend).getByText("Overdue")).toHaveClass("bg-red-100");
+    // The active site's patients only.
+    const call = calls.find((c) => c.path === `/api/patient-visit-summary/${studyUuid}`);
+    expect(call?.search.get("siteId")).toBe("7");
+  });
+
+  it("shows only the patients with an overdue visit when asked", async () => {
+    const u = userEvent.setup();
+    answer(summary);
+    const { router } = open();
+    const table = await screen.findByRole("table", { name: "Visit summary" });
+    await within(table).findByRole("rowheader", { name: "Kiss Anna" });
+    await u.click(screen.getByRole("checkbox", { name: "Only patients with overdue visits" }));
+    await waitFor(() => expect(within(table).queryByRole("rowheader", { name: "Kiss Anna" })).toBeNull());
+    expect(within(table).getByRole("rowheader", { name: "Nagy Béla" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe("?overdue=true");
+  });
+
+  it("opens another study's summary from the study picker", async () => {
+    const u = userEvent.setup();
+    const calls = answer(summary);
+    const { router } = open();
+    await screen.findByRole("table", { name: "Visit summary" });
+    await u.click(screen.getByRole("combobox", { name: "Study" }));
+    await u.click(await screen.findByRole("option", { name: "TD-2025-002_EXT" }));
+    expect(await screen.findByRole("heading", { name: "Visit summary — TD-2025-002_EXT" })).toBeVisible();
+    expect(router.state.location.pathname).toBe(`/visit-summary/${otherUuid}`);
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === `/api/patient-visit-summary/${otherUuid}`)).toBe(true),
+    );
+  });
+
+  it("asks for a site first", async () => {
+    localStorage.clear();
+    const calls = answer(summary);
+    open();
+    expect(await screen.findByText("Please select a site first")).toBeInTheDocument();
+    expect(calls.some((c) => c.path.startsWith("/api/patient-visit-summary/"))).toBe(false);
+  });
+
+  it("says an unknown study was not found", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    answer(null, 404);
+    open();
+    expect(await screen.findByText("Study not found")).toBeVisible();
   });
 
   it("keeps Nr., Screen Nr and Name sticky to the left and the header to the top", async () => {
@@ -107,13 +269,15 @@ describe("VisitSummaryScreen", () => {
   });
 
   it("renders only the rows in view of a long study, and the scroll area takes the keyboard", async () => {
-    const many: VisitSummaryProfile[] = Array.from({ length: 2000 }, (_, i) => ({
-      barcode: `BUD-${String(i + 1).padStart(6, "0")}`,
-      firstName: "Patient",
-      lastName: `No ${i + 1}`,
-      screenNr: `S-${String(i + 1).padStart(4, "0")}`,
-      visits: [{ visitId: 11, visitDate: "2025-01-02" }],
-    }));
+    const many: VisitSummaryProfile[] = Array.from({ length: 2000 }, (_, i) =>
+      profile({
+        barcode: `BUD-${String(i + 1).padStart(6, "0")}`,
+        firstName: "Patient",
+        lastName: `No ${i + 1}`,
+        screenNr: `S-${String(i + 1).padStart(4, "0")}`,
+        visits: [cell(11, { visitDate: "2025-01-02", state: "done" })],
+      }),
+    );
     answer({ ...summary, patientStudyProfiles: many });
     open();
     const table = await screen.findByRole("table", { name: "Visit summary" });
@@ -123,7 +287,8 @@ describe("VisitSummaryScreen", () => {
     expect(rows.length).toBeLessThan(60);
     expect(rows[1]).toHaveAttribute("aria-rowindex", "2");
     const region = screen.getByRole("region", { name: "Visit summary grid" });
-    await userEvent.tab();
+    // After the study picker and the overdue toggle, Tab reaches the grid.
+    for (let i = 0; i < 3; i++) await userEvent.tab();
     expect(region).toHaveFocus();
   });
 

@@ -1,19 +1,32 @@
 import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
+  type ListData,
+  lookupPageSizes,
   optionLabel,
   type Study,
+  shortDate,
+  type VisitState,
   type VisitSummary,
+  type VisitSummaryCell,
   type VisitSummaryProfile,
   type VisitSummaryVisit,
+  visitDayText,
+  visitStateLabel,
   visitSummaryAvailable,
-  visitSummaryCell,
   visitTypes,
+  windowText,
 } from "@trialdesk/domain";
-import { useEffect, useRef } from "react";
-import { useParams } from "react-router";
-import { api } from "../../api/client";
+import { useEffect, useMemo, useRef } from "react";
+import { useNavigate, useParams, useSearchParams } from "react-router";
+import { ApiError, api } from "../../api/client";
+import { useActiveSite } from "../../app/site";
+import { Checkbox } from "../../ui/checkbox";
+import { Field } from "../../ui/field";
+import { SearchableSelect } from "../../ui/select";
 import { Spinner } from "../../ui/spinner";
+import { NoSiteChosen } from "../patients/patient-screens";
+import { visitStateColors } from "../worklist/visit-state";
 
 /** Every row has this height, so the virtualiser can place 2,000 rows without measuring them. */
 const rowHeight = 36;
@@ -23,7 +36,7 @@ const sticky = [
   { title: "Screen Nr", width: 112, left: 56 },
   { title: "Name", width: 208, left: 168 },
 ] as const;
-const visitColumnWidth = 136;
+const visitColumnWidth = 152;
 
 /** A visit column's second header line, as the visit screens write types: "20 Screening". */
 export const visitTypeText = (visit: VisitSummaryVisit) =>
@@ -36,21 +49,53 @@ const cell = "h-9 border-b border-gray-100 px-3 whitespace-nowrap";
 const stickyCell = `${cell} sticky z-[1] bg-white`;
 const headerCell = "sticky top-0 z-[2] border-b border-gray-200 bg-gray-100 px-3 py-2 text-xs text-gray-700";
 
+/** The legend of the cell colours (issue 12): what each colour of the grid means. */
+export const legend: { state: VisitState; text: string }[] = [
+  { state: "done", text: "Done" },
+  { state: "out-of-window", text: "Out of window" },
+  { state: "booked", text: "Booked" },
+  { state: "due", text: "Due" },
+  { state: "overdue", text: "Overdue" },
+  { state: "upcoming", text: "Upcoming (expected date shown)" },
+];
+
+/** A visit column's third header line: its day and window ("Day 14 ±2"), empty off the plan. */
+export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
+
+/** A cell's hover text: its state and, when planned, its window. */
+const cellTitle = (value: VisitSummaryCell) => {
+  const window = windowText(value);
+  return window ? `${visitStateLabel(value.state)} · window ${window}` : visitStateLabel(value.state);
+};
+
+/** The profile has a visit overdue today (the "Only patients with overdue visits" toggle). */
+export const hasOverdue = (profile: VisitSummaryProfile) => profile.visits.some((v) => v.state === "overdue");
+
 /**
  * The per-study visit summary (spec §2.5 Patient visit summary, §7, §8): Nr., Screen Nr and Name stay
  * put while the visit columns scroll sideways; each cell shows the patient's visit date or the word
- * "available". Only the rows in view are rendered, so a study with 2,000 patients stays fast.
+ * "available", coloured by the visit's state (issue 12). The rows are the active site's patients; a
+ * study picker opens any study's summary. Only the rows in view are rendered, so a study with 2,000
+ * patients stays fast.
  */
 export function VisitSummaryScreen() {
+  const { site } = useActiveSite();
+  return site ? <SiteSummary siteId={site.id} /> : <NoSiteChosen />;
+}
+
+function SiteSummary({ siteId }: { siteId: number }) {
   const { studyUuid = "" } = useParams();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const onlyOverdue = params.get("overdue") === "true";
   const study = useQuery({
     queryKey: ["study", studyUuid],
     queryFn: () => api.get<Study>(`studies/${studyUuid}`),
     enabled: Boolean(studyUuid),
   });
   const summary = useQuery({
-    queryKey: ["patient-visit-summary", studyUuid],
-    queryFn: () => api.get<VisitSummary>(`patient-visit-summary/${studyUuid}`),
+    queryKey: ["patient-visit-summary", studyUuid, siteId],
+    queryFn: () => api.get<VisitSummary>(`patient-visit-summary/${studyUuid}`, { siteId }),
     enabled: Boolean(studyUuid),
   });
   // Spec §8: a failed summary fetch is logged and gives no message to the user.
@@ -60,23 +105,94 @@ export function VisitSummaryScreen() {
   useEffect(() => {
     if (study.error) console.error("Failed to load the study of the visit summary", study.error);
   }, [study.error]);
+  const notFound = summary.error instanceof ApiError && summary.error.status === 404;
 
   const columns = summary.data?.studyVisits ?? [];
-  const profiles = summary.data?.patientStudyProfiles ?? [];
+  const all = summary.data?.patientStudyProfiles ?? [];
+  const profiles = useMemo(() => (onlyOverdue ? all.filter(hasOverdue) : all), [all, onlyOverdue]);
   const title = study.data ? `Visit summary — ${study.data.workingName}` : "Visit summary";
+
+  const setOnlyOverdue = (on: boolean) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (on) next.set("overdue", "true");
+        else next.delete("overdue");
+        return next;
+      },
+      { replace: true },
+    );
 
   return (
     <section className="flex flex-col gap-3">
       <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
+        <StudyPicker
+          value={studyUuid}
+          onChange={(uuid) => navigate({ pathname: `/visit-summary/${uuid}`, search: params.toString() })}
+        />
+        <Checkbox
+          id="only-overdue"
+          label="Only patients with overdue visits"
+          checked={onlyOverdue}
+          onCheckedChange={setOnlyOverdue}
+        />
+      </div>
+      <Legend />
       {summary.isPending && studyUuid ? (
         <Spinner label="Loading..." />
       ) : (
         <SummaryGrid columns={columns} profiles={profiles} />
       )}
-      {summary.isSuccess && profiles.length === 0 && (
+      {notFound && <p className="text-sm text-gray-700">Study not found</p>}
+      {summary.isSuccess && all.length === 0 && (
         <p className="text-sm text-gray-600">No patients in this study</p>
       )}
+      {summary.isSuccess && all.length > 0 && profiles.length === 0 && (
+        <p className="text-sm text-gray-600">No patient has an overdue visit</p>
+      )}
     </section>
+  );
+}
+
+/** Every study the user may see, by working name; choosing one opens its summary. */
+function StudyPicker({ value, onChange }: { value: string; onChange: (uuid: string) => void }) {
+  const query = { page: 1, pagesize: lookupPageSizes.studies, order: "workingName", direction: "asc" };
+  const studies = useQuery({
+    queryKey: ["lookup", "studies", query],
+    queryFn: () => api.get<ListData<Study>>("studies", query),
+  });
+  const options = (studies.data?.items ?? []).map((s) => ({ value: s.uuid, label: s.workingName }));
+  return (
+    <Field id="summary-study" label="Study" className="w-72">
+      {(control) => (
+        <SearchableSelect
+          {...control}
+          value={value}
+          options={options}
+          loading={studies.isPending}
+          onChange={onChange}
+          placeholder="Type to select a study ..."
+          emptyText="No item found"
+        />
+      )}
+    </Field>
+  );
+}
+
+/** What the cell colours mean, in the cells' own colours. */
+function Legend() {
+  return (
+    <ul aria-label="Legend" className="flex flex-wrap gap-2 text-xs">
+      {legend.map(({ state, text }) => (
+        <li
+          key={state}
+          className={`rounded border border-black/10 px-2 py-0.5 font-medium ${visitStateColors[state]}`}
+        >
+          {text}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -141,7 +257,10 @@ function SummaryGrid({
                 <span className="block truncate font-semibold" title={visit.visitName}>
                   {visit.visitName}
                 </span>
-                <span className="block truncate font-normal text-gray-600">{visitTypeText(visit)}</span>
+                <span className="block truncate font-normal text-gray-700">{visitTypeText(visit)}</span>
+                <span className="block truncate font-normal text-gray-700">
+                  {visitDayLine(visit) || "\u00a0"}
+                </span>
               </th>
             ))}
           </tr>
@@ -170,17 +289,9 @@ function SummaryGrid({
                 >
                   {patientName(profile)}
                 </th>
-                {columns.map((visit) => {
-                  const value = visitSummaryCell(profile, visit.id);
-                  return (
-                    <td
-                      key={visit.id}
-                      className={`${cell} ${value === visitSummaryAvailable ? "text-gray-500 italic" : "text-gray-900 tabular-nums"}`}
-                    >
-                      {value}
-                    </td>
-                  );
-                })}
+                {columns.map((visit) => (
+                  <SummaryCell key={visit.id} value={profile.visits.find((v) => v.visitId === visit.id)} />
+                ))}
               </tr>
             );
           })}
@@ -193,5 +304,26 @@ function SummaryGrid({
         </tbody>
       </table>
     </section>
+  );
+}
+
+/**
+ * One cell: the visit date, else "available" (spec), on its state's colour; an upcoming visit also
+ * shows its expected date. The state is written out for screen readers, colour being only a hint.
+ */
+function SummaryCell({ value }: { value: VisitSummaryCell | undefined }) {
+  if (!value) return <td className={`${cell} text-gray-700 italic`}>{visitSummaryAvailable}</td>;
+  return (
+    <td title={cellTitle(value)} className={`${cell} ${visitStateColors[value.state]}`}>
+      {value.visitDate ? (
+        <span className="tabular-nums">{value.visitDate}</span>
+      ) : (
+        <span className="italic">{visitSummaryAvailable}</span>
+      )}
+      {value.state === "upcoming" && value.expectedDate && (
+        <span className="ml-1.5 text-xs tabular-nums">{shortDate(value.expectedDate).slice(0, -5)}</span>
+      )}
+      <span className="sr-only"> {visitStateLabel(value.state)}</span>
+    </td>
   );
 }
