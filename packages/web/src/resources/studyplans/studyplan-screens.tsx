@@ -1,4 +1,9 @@
-import { type StudyplanListRow, type StudyplanStatus, studyplanStatus } from "@trialdesk/domain";
+import {
+  calculationModeLabels,
+  type StudyplanListRow,
+  type StudyplanStatus,
+  studyplanStatus,
+} from "@trialdesk/domain";
 import { useParams } from "react-router";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -62,6 +67,10 @@ const detail: DetailDescription<PlanRecord> = {
   rows: [
     { label: "StudyId", value: (plan) => show(plan.studyId) },
     { label: "Study", value: (plan) => show(plan.studyName) },
+    {
+      label: "Calculation",
+      value: (plan) => calculationModeLabels[plan.calculationMode ?? "default"],
+    },
     {
       label: "Schedule",
       value: (plan) =>
