@@ -269,6 +269,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
         ),
       )
     ).body.data;
+    const noWindow = { expectedDate: null, windowStart: null, windowEnd: null, bookedOutsideWindow: false };
     const expected: PatientVisitDetail = {
       patient: { patientId: patient.id, barcode: patient.barcode, firstName: "Anna", lastName: "Detail" },
       study: {
@@ -292,6 +293,9 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
           patientVisitId: null,
           patientVisitUuid: null,
           patientVisitVersion: null,
+          // The study has no plan: no window, and nothing recorded to judge.
+          ...noWindow,
+          state: null,
         },
         [visitIds[1]]: {
           visitName: "Randomisation",
@@ -307,6 +311,8 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
           patientVisitId: recorded.id,
           patientVisitUuid: recorded.uuid,
           patientVisitVersion: 1,
+          ...noWindow,
+          state: "done",
         },
         [visitIds[2]]: expect.objectContaining({
           visitName: "Week 4 phone call",

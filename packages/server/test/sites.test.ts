@@ -56,6 +56,12 @@ describe.each(databaseKinds)("sites on %s", (kind) => {
     expect(res.body.data).toMatchObject({ barcodePrefix: "ABC-", version: 2 });
   });
 
+  it("stores a pasted or typed QA-9X as QA9X-: letters and numbers, 4 at most, one separator added", async () => {
+    const created = await create(siteInput({ barcodePrefix: "QA-9X" }));
+    expect(created.status).toBe(201);
+    expect(created.body.data.barcodePrefix).toBe("QA9X-");
+  });
+
   it("gives every validation message", async () => {
     const cases: [object, { field: string; message: string }[]][] = [
       [

@@ -71,6 +71,11 @@ describe.each(databaseKinds)("therapy categories on %s", (kind) => {
         [{ field: "name", message: "Name must be at most 50 characters long" }],
       ],
       [{ name: "Oncology", code: "   " }, [{ field: "code", message: "Code is required" }]],
+      // The hint says 2 or 3 characters (issue 15).
+      [
+        { name: "Oncology", code: "o" },
+        [{ field: "code", message: "Code must be at least 2 characters long" }],
+      ],
     ];
     for (const [payload, expected] of cases) {
       const res = await create(payload);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../src/db/client";
 import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
+import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
 import {
   createPatient,
   createSite,
@@ -91,6 +92,8 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     await visit(db, patient.a2.id, study.id, v[1], null);
     await visit(db, patient.b1.id, study.id, v[3], "2025-04-01");
     await visit(db, patient.unassigned.id, other.id, otherVisit.id, "2025-05-05");
+    // Written directly above: place their windows as a write through the API would.
+    await rebuildVisitSchedules(db, { all: true });
   });
   afterAll(() => t.close());
 
@@ -100,40 +103,86 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
   it("answers the study's visits in studyplan order, then the visits outside the plan by id", async () => {
     const res = await summary(admin);
     expect(res.status).toBe(200);
+    const offPlan = {
+      sequence: null,
+      daysFromStart: null,
+      allowedDaysBefore: null,
+      allowedDaysAfter: null,
+      calculationMode: null,
+    };
     expect(res.body.data.studyVisits).toEqual([
-      { id: v[2], visitName: "Week 4", visitType: 60 },
-      { id: v[0], visitName: "Screening", visitType: 20 },
-      { id: v[1], visitName: "Randomisation", visitType: 50 },
-      { id: v[3], visitName: "Phone call", visitType: 110 },
+      {
+        id: v[2],
+        visitName: "Week 4",
+        visitType: 60,
+        ...offPlan,
+        sequence: 1,
+        calculationMode: "default",
+      },
+      {
+        id: v[0],
+        visitName: "Screening",
+        visitType: 20,
+        sequence: 2,
+        daysFromStart: 14,
+        allowedDaysBefore: 1,
+        allowedDaysAfter: 1,
+        calculationMode: "default",
+      },
+      { id: v[1], visitName: "Randomisation", visitType: 50, ...offPlan },
+      { id: v[3], visitName: "Phone call", visitType: 110, ...offPlan },
     ]);
   });
 
   it("answers every assigned patient, active or closed, by screen number, with this study's visits", async () => {
     const res = await summary(admin);
-    expect(res.body.data.patientStudyProfiles).toEqual([
+    // Cells: every plan visit (Week 4, Screening), then the recorded ones off the plan.
+    const cells = (profile: VisitSummary["patientStudyProfiles"][number]) =>
+      profile.visits.map(({ visitId, visitDate, state }) => ({ visitId, visitDate, state }));
+    const rows = res.body.data.patientStudyProfiles.map(({ visits: _, ...profile }, i) => ({
+      ...profile,
+      cells: cells(res.body.data.patientStudyProfiles[i]),
+    }));
+    expect(rows).toEqual([
       {
+        patientUuid: expect.stringMatching(/^pt-/),
         barcode: patient.a2.barcode,
         firstName: "Béla",
         lastName: "Nagy",
         screenNr: "S-001",
-        visits: [{ visitId: v[1], visitDate: null }],
+        active: false,
+        // Closed: nothing more is owed.
+        cells: [
+          { visitId: v[2], visitDate: null, state: "not-applicable" },
+          { visitId: v[0], visitDate: null, state: "not-applicable" },
+          { visitId: v[1], visitDate: null, state: "not-applicable" },
+        ],
       },
       {
+        patientUuid: expect.stringMatching(/^pt-/),
         barcode: patient.a1.barcode,
         firstName: "Anna",
         lastName: "Kiss",
         screenNr: "S-002",
-        visits: [
-          { visitId: v[0], visitDate: "2025-03-03" },
-          { visitId: v[2], visitDate: "2025-03-17" },
+        active: true,
+        // Booked dates (the default status), no start date: booked, without a window.
+        cells: [
+          { visitId: v[2], visitDate: "2025-03-17", state: "booked" },
+          { visitId: v[0], visitDate: "2025-03-03", state: "booked" },
         ],
       },
       {
+        patientUuid: expect.stringMatching(/^pt-/),
         barcode: patient.b1.barcode,
         firstName: "Csaba",
         lastName: "Tóth",
         screenNr: "S-003",
-        visits: [{ visitId: v[3], visitDate: "2025-04-01" }],
+        active: true,
+        cells: [
+          { visitId: v[2], visitDate: null, state: "unscheduled" },
+          { visitId: v[0], visitDate: null, state: "unscheduled" },
+          { visitId: v[3], visitDate: "2025-04-01", state: "booked" },
+        ],
       },
     ]);
   });
@@ -203,6 +252,7 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
         select 'pv-' || gen_random_uuid(), p.id, ${big.id}, v.id, date '2025-01-01' + (v.id % 300)
         from patients p cross join visits v
         where p.barcode like 'PERF-%' and v.study_id = ${big.id}`);
+      await rebuildVisitSchedules(db, { studyId: big.id });
       await db.execute(sql`analyze`);
     }, 120_000);
 

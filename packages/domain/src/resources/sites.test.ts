@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  barcodePrefixInput,
   barcodePrefixWithSeparator,
   emptySite,
   normalizeSite,
@@ -22,7 +23,7 @@ describe("sites", () => {
   it("upper-cases and cuts the code to 5 and cleans the barcode prefix", () => {
     const site = normalizeSite({ code: "bud01x", barcodePrefix: "b u_d-9!x", countryCode: "hu" });
     expect(site.code).toBe("BUD01");
-    expect(site.barcodePrefix).toBe("BUD-9");
+    expect(site.barcodePrefix).toBe("BUD9");
     expect(site.countryCode).toBe("HU");
   });
 
@@ -32,7 +33,7 @@ describe("sites", () => {
     expect(barcodePrefixWithSeparator("ABCDE")).toBe("ABCD-");
     expect(barcodePrefixWithSeparator("")).toBeNull();
     expect(barcodePrefixWithSeparator(null)).toBeNull();
-    expect(barcodePrefixWithSeparator("--a-b--")).toBe("A-B-");
+    expect(barcodePrefixWithSeparator("--a-b--")).toBe("AB-");
     expect(barcodePrefixWithSeparator("-")).toBeNull();
     expect(prepareSiteForSave({ code: "bud", barcodePrefix: "bud" })).toEqual({
       code: "BUD",
@@ -57,5 +58,18 @@ describe("sites", () => {
       barcodePrefix: "Barcode prefix is required",
     });
     expect(validateSiteForSave({})).toMatchObject({ name: "Name is required" });
+  });
+
+  it("the barcode prefix input keeps 4 letters or numbers and the separator only at the end, typed or pasted", () => {
+    const typed = (text: string) => [...text].reduce((shown, key) => barcodePrefixInput(shown + key), "");
+    for (const text of ["QA-9X", "qa-9x", "ABCDE", "AB-", "a b_c!d-e", "BUD-"])
+      expect(typed(text)).toBe(barcodePrefixInput(text));
+    expect(barcodePrefixInput("QA-9X")).toBe("QA9X");
+    expect(barcodePrefixInput("ABCDE")).toBe("ABCD");
+    expect(barcodePrefixInput("BUD-")).toBe("BUD-");
+    expect(prepareSiteForSave({ barcodePrefix: "QA-9X" })).toEqual({ barcodePrefix: "QA9X-" });
+    expect(validateSiteForSave({ barcodePrefix: "QA-9-" })).toMatchObject({
+      barcodePrefix: "Barcode prefix takes letters and numbers only",
+    });
   });
 });

@@ -45,7 +45,7 @@ export const siteCodeMinLength = 2;
 export const barcodePrefixMinLength = 2;
 
 /**
- * What the server checks before saving, on prepareSiteForSave's output: the form's rules, the
+ * What is checked before saving (by the form too, issue 15), on prepareSiteForSave's output: the form's rules, the
  * minimums of the hints ("2 to 5 characters"; "2 to 4 characters") and a barcode prefix, without
  * which the site's patients get no barcode (DESIGN §4). Uniqueness is the database's.
  */
@@ -58,25 +58,31 @@ export const validateSiteForSave = validator<Partial<SiteInput>>(
     (site) => (site.barcodePrefix ?? "").replace(/-+$/, "").length >= barcodePrefixMinLength,
     "Barcode prefix must be at least 2 characters long",
   ),
+  check(
+    "barcodePrefix",
+    (site) => /^[A-Z0-9]*-?$/.test(site.barcodePrefix ?? ""),
+    "Barcode prefix takes letters and numbers only",
+  ),
 );
 
-/** The barcode prefix input (spec §5): letters, digits and hyphen only, upper-cased, at most 5. */
-export function barcodePrefixInput(value: string): string {
-  return value
-    .replace(/[^A-Za-z0-9-]/g, "")
-    .toUpperCase()
-    .slice(0, barcodePrefixMaxLength);
-}
+/** Letters and numbers before the separator (the hint: "2 to 4 characters, letters and numbers only"). */
+export const barcodePrefixBodyMaxLength = barcodePrefixMaxLength - barcodeSeparator.length;
 
 /**
- * The prefix as stored: the typed prefix ending in exactly one separator ("BUD" → "BUD-",
- * "BUD-" stays; separators around it are dropped). The hint asks for 2 to 4 characters, so the part before the separator is cut to 4.
- * Empty stays null.
+ * The barcode prefix input (spec §5, at most 5 characters with the separator): upper-cased letters
+ * and numbers, at most 4, and the separator only at the end, where the server puts it anyway (a
+ * stored "BUD-" shows as it is). A hyphen inside is dropped, so "QA-9X" typed or pasted is "QA9X"
+ * and stored as "QA9X-" (issue 15): input, hint, check and stored value agree.
  */
+export function barcodePrefixInput(value: string): string {
+  const upper = value.toUpperCase();
+  const body = upper.replace(/[^A-Z0-9]/g, "").slice(0, barcodePrefixBodyMaxLength);
+  return body !== "" && upper.trimEnd().endsWith(barcodeSeparator) ? body + barcodeSeparator : body;
+}
+
+/** The prefix as stored: its letters and numbers ending in exactly one separator ("BUD" → "BUD-"); empty is null. */
 export function barcodePrefixWithSeparator(value: string | null | undefined): string | null {
-  const body = barcodePrefixInput(value ?? "")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, barcodePrefixMaxLength - barcodeSeparator.length);
+  const body = barcodePrefixInput(value ?? "").replace(/-$/, "");
   return body === "" ? null : body + barcodeSeparator;
 }
 

@@ -6,6 +6,7 @@ import { maxLength, minLength, required, validator } from "../validation";
 export type TherapyCategory = { id: number; uuid: string; version: number; name: string; code: string };
 
 export const therapyCategoryCodeMaxLength = 3;
+export const therapyCategoryCodeMinLength = 2;
 
 export const therapyCategorySchema = z.strictObject({
   ...recordMeta,
@@ -19,6 +20,8 @@ export const validateTherapyCategory = validator<Partial<TherapyCategoryInput>>(
   minLength("name", 3, "Name must be at least 3 characters long"),
   maxLength("name", 50, "Name must be at most 50 characters long"),
   required("code", "Code is required"),
+  // The hint says "2 or 3 characters", as partners and therapy areas are checked (issue 15).
+  minLength("code", therapyCategoryCodeMinLength, "Code must be at least 2 characters long"),
 );
 
 /** Code is forced upper case and cut to 3 characters (spec §5). */

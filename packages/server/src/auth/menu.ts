@@ -22,6 +22,7 @@ const item = (
  */
 export function menuFor(user: SessionUser, summaryStudyUuid: string | null): MenuItem[] {
   const patients = [
+    item("worklist", "Worklist", "/worklist", "list-todo"),
     item("patients", "Patients", "/patients", "user-round"),
     item("study-patients", "Study patients", "/study-patients", "clipboard-list"),
     item("patient-visits", "Patient visits", "/patient-visits", "calendar-check"),

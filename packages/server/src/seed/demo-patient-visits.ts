@@ -56,8 +56,10 @@ type Row = typeof patientVisits.$inferInsert;
  * Demo patient visits (issue 7) for every demo assignment: each patient has got a different way
  * through the study's timetable. The visits done are COMPLETED (mostly OK, some FAILED, the latest
  * sometimes still PENDING), a few were missed (NO_SHOW) or CANCELLED; an active patient's next visit
- * is BOOKED within the next two weeks of the day the seed runs. A closed assignment stops at its close
- * date. Nothing is added when any patient visit exists, so seeding twice adds nothing.
+ * is BOOKED within the next two weeks of the day the seed runs — except that every fourth active patient
+ * came to the last visit late enough for the next one to be due on the seed's day (not booked yet), and
+ * every fourth (another) has not booked the next one at all (overdue, or due soon), so the worklist has
+ * something of each kind. A closed assignment stops at its close date. Nothing is added when any patient visit exists, so seeding twice adds nothing.
  */
 export async function seedPatientVisits(db: Db, today = new Date().toISOString().slice(0, 10)) {
   const [existing] = await db.select({ n: count() }).from(patientVisits);
@@ -89,6 +91,7 @@ export async function seedPatientVisits(db: Db, today = new Date().toISOString()
     // How far this patient has come: between one visit and the whole timetable.
     const progress = 1 + ((k * 7) % plan.length);
     let booked = false;
+    let lastRow: Row | null = null;
     plan.forEach(({ visitId, day }, j) => {
       const key = `${assignment.patientId}/${assignment.studyId}/${visitId}`;
       if (taken.has(key)) return;
@@ -104,15 +107,23 @@ export async function seedPatientVisits(db: Db, today = new Date().toISOString()
         if (visitStatus === "COMPLETED")
           visitResult = (k + j) % 13 === 4 ? "FAILED" : j === progress - 1 && k % 4 === 1 ? "PENDING" : "OK";
       } else if (assignment.active && !booked) {
-        // The next visit is booked soon; a late patient's booking moves past the planned day.
         booked = true;
+        const step = day - (plan[j - 1]?.day ?? day);
+        if (k % 4 === 2 && lastRow?.visitStatus === "COMPLETED" && step > 0) {
+          // The last visit was moved so that this one falls due today, and it is not booked yet.
+          const moved = addDays(today, -step);
+          if (moved > (lastRow.visitDate ?? "")) lastRow.visitDate = moved;
+          return;
+        }
+        if (k % 4 === 3) return; // not booked: overdue once its window has passed
+        // The next visit is booked soon; a late patient's booking moves past the planned day.
         visitStatus = "BOOKED";
         visitDate = due > today ? due : addDays(today, 1 + (k % 14));
       } else {
         return;
       }
       taken.add(key);
-      rows.push({
+      lastRow = {
         uuid: newUuid("patient-visits"),
         patientId: assignment.patientId,
         studyId: assignment.studyId,
@@ -129,7 +140,8 @@ export async function seedPatientVisits(db: Db, today = new Date().toISOString()
               : visitResult === "FAILED"
                 ? "Lab values out of range; repeat at next visit"
                 : null,
-      });
+      };
+      rows.push(lastRow);
     });
   });
   for (let i = 0; i < rows.length; i += 500) await db.insert(patientVisits).values(rows.slice(i, i + 500));

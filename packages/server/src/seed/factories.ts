@@ -1,4 +1,10 @@
-import type { MonitorInput, PatientInput, PatientVisitInput, UserInput } from "@trialdesk/domain";
+import type {
+  CalculationMode,
+  MonitorInput,
+  PatientInput,
+  PatientVisitInput,
+  UserInput,
+} from "@trialdesk/domain";
 import {
   newUuid,
   type PartnerInput,
@@ -31,6 +37,7 @@ import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { userSites, users } from "../resources/users/users.table";
 import { visits } from "../resources/visits/visits.table";
+import { rebuildVisitSchedules } from "../resources/worklist/visit-schedule";
 
 /**
  * The one factory module (DESIGN §6): valid records for server tests, the demo seed and the
@@ -451,16 +458,18 @@ export async function createStudyplan(
   studyId: number,
   visitIds: number[],
   steps: StepSettings[] = [],
+  calculationMode: CalculationMode = "default",
 ) {
   const input = studyplanInput({ id: studyId }, visitIds, steps);
   const [row] = await db
     .insert(studyplans)
-    .values({ uuid: input.uuid ?? newUuid("studyplans"), studyId, calculationMode: "default" })
+    .values({ uuid: input.uuid ?? newUuid("studyplans"), studyId, calculationMode })
     .returning();
   if (input.schedule.length > 0)
     await db
       .insert(studyplanScheduleEntries)
       .values(input.schedule.map(({ id: _, ...entry }) => ({ ...entry, studyplanId: row.id })));
+  await rebuildVisitSchedules(db, { studyId });
   return row;
 }
 
@@ -551,6 +560,7 @@ export async function createStudyPatient(
       notes: input.notes || null,
     })
     .returning();
+  await rebuildVisitSchedules(db, { studyPatientIds: [row.id] });
   return row;
 }
 
@@ -592,5 +602,6 @@ export async function createPatientVisit(
       notes: input.notes || null,
     })
     .returning();
+  await rebuildVisitSchedules(db, refs);
   return row;
 }

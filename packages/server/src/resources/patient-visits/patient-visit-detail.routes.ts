@@ -1,4 +1,4 @@
-import type { PatientVisitDetail, VisitOption } from "@trialdesk/domain";
+import { type PatientVisitDetail, toIsoDate, type VisitOption } from "@trialdesk/domain";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -14,6 +14,7 @@ import { parseQuery } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
+import { scheduleOfPatient } from "../worklist/visit-schedule";
 import { patientVisitScope } from "./patient-visits.resource";
 import { patientVisits } from "./patient-visits.table";
 
@@ -74,7 +75,21 @@ async function visitOptions(
     )
     .where(eq(visits.studyId, studyId))
     .orderBy(asc(visits.id));
-  return Object.fromEntries(rows.map((row) => [String(row.visitId), row as VisitOption]));
+  // Each visit's planned window and state today, as the worklist and the summary show them.
+  const windows = await scheduleOfPatient(db, patientId, studyId, toIsoDate(new Date()));
+  return Object.fromEntries(
+    rows.map((row) => {
+      const { visitId: _, ...window } = windows.get(row.visitId) ?? {
+        visitId: row.visitId,
+        expectedDate: null,
+        windowStart: null,
+        windowEnd: null,
+        state: null,
+        bookedOutsideWindow: false,
+      };
+      return [String(row.visitId), { ...row, ...window } as VisitOption];
+    }),
+  );
 }
 
 async function detailOf(

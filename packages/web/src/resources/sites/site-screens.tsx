@@ -1,5 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { emptySite, normalizeSite, type Site, type SiteInput, validateSite } from "@trialdesk/domain";
+import {
+  emptySite,
+  normalizeSite,
+  prepareSiteForSave,
+  type Site,
+  type SiteInput,
+  validateSiteForSave,
+} from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -32,9 +39,11 @@ const form: FormDescription<Partial<SiteInput>> = {
   resource: "sites",
   title: "Site",
   empty: emptySite,
-  // Keystroke-safe; the server stores the barcode prefix with its separator (prepareSiteForSave).
+  // Keystroke-safe; what is sent, checked and stored is the barcode prefix with its separator.
   normalize: normalizeSite,
-  validate: validateSite,
+  prepare: prepareSiteForSave,
+  // The server's checks too, so the hints' minimums show before anything is sent (issue 15).
+  validate: validateSiteForSave,
   writeAccess: "admin",
   fields: [
     { name: "name", label: "Name", required: true },

@@ -1,0 +1,245 @@
+import {
+  type CalculationMode,
+  type Plan,
+  type RecordedVisit,
+  scheduleVisits,
+  type VisitState,
+  type VisitStatus,
+} from "@trialdesk/domain";
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { settings } from "../../auth/auth.table";
+import { type Db, queryRows, type Tx } from "../../db/client";
+import { visitSchedule } from "./visit-schedule.table";
+
+/**
+ * Keeps visit_schedule equal to what the domain's engine (scheduleVisits) says, for the assignments
+ * a write touched. Every write that changes an input of the engine calls it in its own transaction:
+ * patient visits (their patient and study), assignments, studyplans (all of the study's assignments).
+ */
+
+/** Raised when the engine's rules change, so that a start rebuilds every stored schedule once. */
+export const visitScheduleEngineVersion = "1";
+const versionKey = "visit_schedule_engine_version";
+
+export type ScheduleTarget =
+  | { all: true }
+  | { studyId: number }
+  | { patientId: number; studyId: number }
+  | { studyPatientIds: number[] };
+
+type AssignmentRow = {
+  id: number;
+  patientId: number;
+  studyId: number;
+  siteId: number;
+  active: boolean;
+  startDate: string | null;
+  closeDate: string | null;
+};
+
+const batchSize = 2_000;
+
+function targetWhere(target: Exclude<ScheduleTarget, { all: true }>): SQL {
+  if ("studyPatientIds" in target)
+    return sql`sp.id = any(${`{${target.studyPatientIds.map(Number).join(",")}}`}::int[])`;
+  if ("patientId" in target)
+    return sql`sp.patient_id = ${target.patientId} and sp.study_id = ${target.studyId}`;
+  return sql`sp.study_id = ${target.studyId}`;
+}
+
+/** The assignments, locked in id order so that writes of one assignment take turns. */
+function assignments(db: Db | Tx, where: SQL, lock: boolean, afterId = 0, limit?: number) {
+  return queryRows<AssignmentRow>(
+    db,
+    sql`select sp.id, sp.patient_id as "patientId", sp.study_id as "studyId", p.recorder_site_id as "siteId",
+        sp.active, sp.start_date::text as "startDate", sp.close_date::text as "closeDate"
+      from study_patients sp join patients p on p.id = sp.patient_id
+      where ${where} and sp.id > ${afterId}
+      order by sp.id ${limit ? sql`limit ${limit}` : sql``} ${lock ? sql`for update of sp` : sql``}`,
+  );
+}
+
+export async function plansOf(db: Db | Tx, studyIds: number[]): Promise<Map<number, Plan>> {
+  const rows = await queryRows<{
+    studyId: number;
+    calculationMode: CalculationMode;
+    fromVisitId: number | null;
+    toVisitId: number | null;
+    daysFromStart: number;
+    allowedDaysBefore: number;
+    allowedDaysAfter: number;
+    sequence: number;
+  }>(
+    db,
+    sql`select p.study_id as "studyId", p.calculation_mode as "calculationMode",
+        e.from_visit_id as "fromVisitId", e.to_visit_id as "toVisitId", e.days_from_start as "daysFromStart",
+        e.allowed_days_before as "allowedDaysBefore", e.allowed_days_after as "allowedDaysAfter", e.sequence
+      from studyplans p left join studyplan_schedule_entries e on e.studyplan_id = p.id
+      where p.study_id = any(${`{${studyIds.join(",")}}`}::int[])
+      order by p.study_id, e.sequence`,
+  );
+  const plans = new Map<number, Plan>();
+  for (const row of rows) {
+    const plan = plans.get(row.studyId) ?? { calculationMode: row.calculationMode, schedule: [] };
+    if (row.fromVisitId !== null) (plan.schedule as unknown[]).push({ ...row, fromVisitId: row.fromVisitId });
+    plans.set(row.studyId, plan);
+  }
+  return plans;
+}
+
+async function recordedOf(db: Db | Tx, batch: AssignmentRow[]) {
+  const patientIds = [...new Set(batch.map((a) => a.patientId))];
+  const studyIds = [...new Set(batch.map((a) => a.studyId))];
+  const rows = await queryRows<RecordedVisit & { id: number; patientId: number; studyId: number }>(
+    db,
+    sql`select id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
+        visit_date::text as "visitDate", visit_status as "visitStatus"
+      from patient_visits
+      where patient_id = any(${`{${patientIds.join(",")}}`}::int[])
+        and study_id = any(${`{${studyIds.join(",")}}`}::int[])`,
+  );
+  const byPair = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = `${row.patientId}/${row.studyId}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), row]);
+  }
+  return byPair;
+}
+
+/** Writes the engine's answer for a batch of (locked) assignments, replacing what was stored. */
+async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
+  if (batch.length === 0) return;
+  const [plans, recorded] = await Promise.all([
+    plansOf(db, [...new Set(batch.map((a) => a.studyId))]),
+    recordedOf(db, batch),
+  ]);
+  const rows: (typeof visitSchedule.$inferInsert)[] = [];
+  for (const assignment of batch) {
+    const visits = recorded.get(`${assignment.patientId}/${assignment.studyId}`) ?? [];
+    const byVisit = new Map(visits.map((v) => [v.visitId, v]));
+    for (const scheduled of scheduleVisits(plans.get(assignment.studyId) ?? null, assignment, visits)) {
+      const record = byVisit.get(scheduled.visitId);
+      rows.push({
+        studyPatientId: assignment.id,
+        patientId: assignment.patientId,
+        studyId: assignment.studyId,
+        siteId: assignment.siteId,
+        active: assignment.active,
+        visitId: scheduled.visitId,
+        sequence: scheduled.sequence,
+        expectedDate: scheduled.expectedDate,
+        windowStart: scheduled.windowStart,
+        windowEnd: scheduled.windowEnd,
+        kind: scheduled.kind,
+        bookedOutsideWindow: scheduled.bookedOutsideWindow,
+        patientVisitId: record?.id ?? null,
+        visitDate: record?.visitDate ?? null,
+        visitStatus: (record?.visitStatus as VisitStatus | undefined) ?? null,
+      });
+    }
+  }
+  await db.delete(visitSchedule).where(
+    inArray(
+      visitSchedule.studyPatientId,
+      batch.map((a) => a.id),
+    ),
+  );
+  // 15 parameters a row: 2,000 rows stay well under PostgreSQL's 65,535.
+  for (let i = 0; i < rows.length; i += 2_000)
+    await db.insert(visitSchedule).values(rows.slice(i, i + 2_000));
+}
+
+/**
+ * Rebuilds the stored schedule of the target's assignments. Inside a write's transaction the
+ * assignments are locked first (FOR UPDATE), so two simultaneous writes for one patient's study
+ * take turns and the second reads what the first wrote. `all` works in batches, unlocked (start-up,
+ * seeding, the benchmark's data).
+ */
+export async function rebuildVisitSchedules(db: Db | Tx, target: ScheduleTarget): Promise<void> {
+  if ("all" in target) {
+    let afterId = 0;
+    for (;;) {
+      const batch = await assignments(db, sql`true`, false, afterId, batchSize);
+      if (batch.length === 0) return;
+      await db.transaction((tx) => writeBatch(tx, batch));
+      afterId = batch.at(-1)?.id ?? afterId;
+    }
+  }
+  const where = targetWhere(target);
+  let afterId = 0;
+  for (;;) {
+    const batch = await assignments(db, where, true, afterId, batchSize);
+    await writeBatch(db, batch);
+    if (batch.length < batchSize) return;
+    afterId = batch.at(-1)?.id ?? afterId;
+  }
+}
+
+/**
+ * At start: when the stored schedules were made by another engine version (or never, e.g. right
+ * after the migration that added them), rebuild them all once. Rebuilding is idempotent, so two
+ * processes starting together at worst do it twice.
+ */
+export async function ensureVisitSchedules(db: Db): Promise<void> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, versionKey));
+  if (row?.value === visitScheduleEngineVersion) return;
+  await rebuildVisitSchedules(db, { all: true });
+  await db
+    .insert(settings)
+    .values({ key: versionKey, value: visitScheduleEngineVersion })
+    .onConflictDoUpdate({ target: settings.key, set: { value: visitScheduleEngineVersion } });
+}
+
+/**
+ * The state of a stored row on a day, in SQL: the same rule as the domain's stateAsOf (a property
+ * test feeds both random plans and visits). Only "open" rows depend on the day.
+ */
+export function visitStateSql(asOf: string, alias = "vs"): SQL {
+  const col = (name: string) => sql.raw(`${alias}.${name}`);
+  return sql`(case when ${col("kind")} <> 'open' then ${col("kind")}
+    when ${col("window_start")} is not null and ${asOf}::date < ${col("window_start")} then 'upcoming'
+    when ${col("window_end")} is not null and ${asOf}::date > ${col("window_end")} then 'overdue'
+    else 'due' end)`;
+}
+
+/**
+ * A resource's afterChange hook: rebuilds the target each of the records before and after the
+ * write names (once each), e.g. the old and the new patient of a moved patient visit.
+ */
+export const keepVisitSchedules =
+  (target: (record: Record<string, unknown>) => ScheduleTarget) =>
+  async (tx: Tx, ...records: (Record<string, unknown> | null)[]) => {
+    const done = new Set<string>();
+    for (const record of records) {
+      if (!record) continue;
+      const t = target(record);
+      if (done.has(JSON.stringify(t))) continue;
+      done.add(JSON.stringify(t));
+      await rebuildVisitSchedules(tx, t);
+    }
+  };
+
+/**
+ * The stored windows of one patient's visits in a study, keyed by visit id, with their state on
+ * `asOf`: from the active assignment, else the latest one (as the visit summary shows them).
+ */
+export async function scheduleOfPatient(db: Db | Tx, patientId: number, studyId: number, asOf: string) {
+  const rows = await queryRows<{
+    visitId: number;
+    expectedDate: string | null;
+    windowStart: string | null;
+    windowEnd: string | null;
+    state: VisitState;
+    bookedOutsideWindow: boolean;
+  }>(
+    db,
+    sql`select vs.visit_id as "visitId", vs.expected_date::text as "expectedDate",
+        vs.window_start::text as "windowStart", vs.window_end::text as "windowEnd",
+        ${visitStateSql(asOf)} as state, vs.booked_outside_window as "bookedOutsideWindow"
+      from visit_schedule vs
+      where vs.study_patient_id = (select sp.id from study_patients sp
+        where sp.patient_id = ${patientId} and sp.study_id = ${studyId}
+        order by sp.active desc, sp.id desc limit 1)`,
+  );
+  return new Map(rows.map((row) => [row.visitId, row]));
+}

@@ -1,0 +1,141 @@
+import {
+  addDays,
+  isValidIsoDate,
+  maxPageSize,
+  toIsoDate,
+  type WorklistData,
+  type WorklistRow,
+  type WorklistState,
+  worklistHorizonDays,
+  worklistStates,
+} from "@trialdesk/domain";
+import { type SQL, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { currentUser, type SessionUser } from "../../auth/guards";
+import { queryRows } from "../../db/client";
+import type { Deps } from "../../deps";
+import { send } from "../../http/envelope";
+import { parseQuery } from "../resource";
+import { visitStateSql } from "./visit-schedule";
+
+const isoDate = (name: string) =>
+  z.string().refine(isValidIsoDate, `${name} must be a real date written as yyyy-MM-dd`).optional();
+const positive = (message: string, max = 2_147_483_647) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(max, message);
+
+const query = z.strictObject({
+  siteId: positive("Site must be a number").optional(),
+  asOf: isoDate("asOf"),
+  /** Comma-separated states; without it, every state of the worklist. */
+  state: z
+    .string()
+    .max(200)
+    .refine(
+      (value) => value.split(",").every((s) => (worklistStates as readonly string[]).includes(s)),
+      `state must be a comma-separated list of: ${worklistStates.join(", ")}`,
+    )
+    .optional(),
+  from: isoDate("from"),
+  to: isoDate("to"),
+  search: z.string().max(100).optional(),
+  /** The generic lists' name for search. */
+  searchTerm: z.string().max(100).optional(),
+  page: positive("Page must be a positive number").optional(),
+  pagesize: positive(`Page size must be between 1 and ${maxPageSize}`, maxPageSize).optional(),
+  order: z.enum(["windowEnd"]).optional(),
+  direction: z.enum(["asc", "desc"]).optional(),
+});
+
+const intArray = (ids: readonly number[]) => `{${ids.map(Number).join(",")}}`;
+
+/** The sites whose visits the call may see: the one asked for if the user has it, else all of theirs. */
+function siteScope(user: SessionUser, siteId: number | undefined): SQL {
+  if (siteId !== undefined) {
+    // Another site's id answers an empty list, as the patient lists do: nothing leaks.
+    if (!user.isAdmin && !user.siteIds.includes(siteId)) return sql`false`;
+    return sql`vs.site_id = ${siteId}`;
+  }
+  return user.isAdmin ? sql`true` : sql`vs.site_id = any(${intArray(user.siteIds)}::int[])`;
+}
+
+/** Every typed word must match the patient's name or barcode, the study's or the visit's name. */
+function searchWords(text: string | undefined): SQL {
+  const words = (text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  if (words.length === 0) return sql`true`;
+  const escaped = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql.join(
+    words.map(
+      (word) => sql`(exists (select 1 from patients p where p.id = vs.patient_id
+          and (p.last_name ilike ${escaped(word)} or p.first_name ilike ${escaped(word)} or p.barcode ilike ${escaped(word)}))
+        or exists (select 1 from studies s where s.id = vs.study_id and s.working_name ilike ${escaped(word)})
+        or exists (select 1 from visits v where v.id = vs.visit_id and v.name ilike ${escaped(word)}))`,
+    ),
+    sql` and `,
+  );
+}
+
+/**
+ * GET /api/worklist: what a site has to do — one row per active assignment × plan visit whose state
+ * on `asOf` is not done or not applicable, and whose window opens by `to` (default: 14 days after
+ * asOf; unscheduled rows always), ordered by window end. Site-scoped like patient visits. The counts
+ * per state ignore the state filter: they label the screen's filter chips.
+ */
+export function worklistRoutes(app: FastifyInstance, deps: Deps) {
+  app.get("/api/worklist", { schema: { querystring: query, tags: ["worklist"] } }, async (request, reply) => {
+    const user = currentUser(request);
+    const q = parseQuery(query, request.query);
+    const asOf = q.asOf ?? toIsoDate(new Date());
+    const to = q.to ?? addDays(asOf, worklistHorizonDays);
+    const states: WorklistState[] = q.state ? (q.state.split(",") as WorklistState[]) : [...worklistStates];
+    const page = q.page ?? 1;
+    const pageSize = q.pagesize ?? deps.config.defaultPageSize;
+    const state = visitStateSql(asOf);
+    // The rows of the worklist before the state filter; the partial indexes hold exactly these.
+    const within = sql`vs.active and vs.sequence is not null and vs.kind not in ('done', 'not-applicable')
+      and ${siteScope(user, q.siteId)}
+      and ${q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`}
+      and ${searchWords(q.search ?? q.searchTerm)}`;
+    const [countRows, items] = await Promise.all([
+      queryRows<{ state: WorklistState; n: number }>(
+        deps.db,
+        sql`select state, count(*)::int as n from (
+            select ${state} as state from visit_schedule vs where ${within} and vs.window_start <= ${to}::date
+            union all
+            select ${state} from visit_schedule vs where ${within} and vs.window_start is null
+          ) w group by state`,
+      ),
+      queryRows<WorklistRow>(
+        deps.db,
+        sql`select vs.study_patient_id || '-' || vs.visit_id as "rowId",
+            p.id as "patientId", p.uuid as "patientUuid", p.barcode,
+            p.last_name || ' ' || p.first_name as "patientName", sp.screen_nr as "screenNr",
+            s.id as "studyId", s.uuid as "studyUuid", s.working_name as "studyName",
+            v.id as "visitId", v.name as "visitName", v.visit_type_id as "visitType",
+            vs.expected_date::text as "expectedDate", vs.window_start::text as "windowStart",
+            vs.window_end::text as "windowEnd", w.state, vs.booked_outside_window as "bookedOutsideWindow",
+            pv.id as "patientVisitId", pv.uuid as "patientVisitUuid", vs.visit_date::text as "visitDate",
+            vs.visit_status as "visitStatus"
+          from (
+            select vs.id, ${state} as state from visit_schedule vs
+            where ${within} and (vs.window_start <= ${to}::date or vs.window_start is null)
+              and ${state} = any(${`{${states.join(",")}}`}::text[])
+            order by vs.window_end ${q.direction === "desc" ? sql`desc nulls first` : sql`asc nulls last`}, vs.id
+            limit ${pageSize} offset ${(page - 1) * pageSize}
+          ) w
+          join visit_schedule vs on vs.id = w.id
+          join patients p on p.id = vs.patient_id
+          join study_patients sp on sp.id = vs.study_patient_id
+          join studies s on s.id = vs.study_id
+          join visits v on v.id = vs.visit_id
+          left join patient_visits pv on pv.id = vs.patient_visit_id
+          order by vs.window_end ${q.direction === "desc" ? sql`desc nulls first` : sql`asc nulls last`}, vs.id`,
+      ),
+    ]);
+    const counts = Object.fromEntries(worklistStates.map((s) => [s, 0])) as Record<WorklistState, number>;
+    for (const row of countRows) counts[row.state] = Number(row.n);
+    const total = states.reduce((sum, s) => sum + counts[s], 0);
+    const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
+    return send(request, reply, data);
+  });
+}

@@ -1,0 +1,309 @@
+import {
+  addDays,
+  type Plan,
+  type RecordedVisit,
+  scheduleVisits,
+  stateAsOf,
+  type VisitStatus,
+  type WorklistData,
+  type WorklistRow,
+} from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
+import { visitStateSql } from "../src/resources/worklist/visit-schedule";
+import {
+  createPatient,
+  createPatientVisit,
+  createSite,
+  createStudy,
+  createStudyPatient,
+  createStudyplan,
+  createVisit,
+  patientVisitInput,
+  studyPatientInput,
+  studyplanInput,
+} from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { setUpProject } from "./study-setup";
+
+describe.each(databaseKinds)("worklist on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let staffA: Session;
+  let siteA: { id: number };
+  let siteB: { id: number };
+  let study: { id: number; uuid: string };
+  /** Screening, Week 2, Week 6 */
+  let v: number[];
+  let planUuid: string;
+  let patientA: { id: number; uuid: string };
+  let assignmentA: { uuid: string; version: number };
+
+  const worklist = (session: Session, query: string) =>
+    t.request<WorklistData>({ method: "GET", url: `/api/worklist?${query}`, session });
+  const rowsOf = (data: WorklistData) =>
+    data.items.map((r) => [r.visitName, r.state, r.windowStart, r.windowEnd]);
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    const db = t.database.db;
+    siteA = await createSite(db);
+    siteB = await createSite(db);
+    admin = await t.signedInUser({ isAdmin: true });
+    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    const project = await setUpProject(t, "WL-2026-001");
+    study = await createStudy(db, project, { variant: "NORMAL" });
+    v = [];
+    for (const name of ["Screening", "Week 2", "Week 6"])
+      v.push((await createVisit(db, study.id, { name })).id);
+    // Through the API, so that the plan's own write keeps the windows in step.
+    const plan = await t.request<{ uuid: string }>({
+      method: "POST",
+      url: "/api/studyplans",
+      session: admin,
+      payload: studyplanInput(study, v, [
+        [14, 2, 2],
+        [42, 3, 3],
+      ]),
+    });
+    expect(plan.status).toBe(201);
+    planUuid = plan.body.data.uuid;
+    patientA = await createPatient(db, siteA.id);
+    const created = await t.request<{ uuid: string; version: number }>({
+      method: "POST",
+      url: "/api/study-patients",
+      session: admin,
+      payload: studyPatientInput({ patientId: patientA.id, studyId: study.id }, { startDate: "2026-03-01" }),
+    });
+    expect(created.status).toBe(201);
+    assignmentA = created.body.data;
+    const patientB = await createPatient(db, siteB.id);
+    await createStudyPatient(db, { patientId: patientB.id, studyId: study.id }, { startDate: "2026-03-01" });
+  });
+  afterAll(() => t.close());
+
+  it("lists what is overdue, due and upcoming within 14 days on a day, by window end, with counts", async () => {
+    const res = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14`);
+    expect(res.status).toBe(200);
+    // Week 6 (window from 9 Apr) opens after the 14-day horizon.
+    expect(rowsOf(res.body.data)).toEqual([
+      ["Screening", "overdue", "2026-03-01", "2026-03-01"],
+      ["Week 2", "due", "2026-03-13", "2026-03-17"],
+    ]);
+    expect(res.body.data.counts).toEqual({
+      overdue: 1,
+      due: 1,
+      booked: 0,
+      upcoming: 0,
+      "out-of-window": 0,
+      unscheduled: 0,
+    });
+    expect(res.body.data.pagination).toEqual({ page: 1, pageSize: 20, total: 2 });
+    const row = res.body.data.items[0] as WorklistRow;
+    expect(row).toMatchObject({
+      patientUuid: patientA.uuid,
+      studyUuid: study.uuid,
+      visitId: v[0],
+      expectedDate: "2026-03-01",
+      patientVisitUuid: null,
+    });
+    // A later `to` shows the third visit as upcoming.
+    const further = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&to=2026-05-01`);
+    expect(further.body.data.counts.upcoming).toBe(1);
+  });
+
+  it("takes a recorded visit off the list and moves the windows from it", async () => {
+    const done = await t.request<{ uuid: string }>({
+      method: "POST",
+      url: "/api/patient-visits",
+      session: staffA,
+      payload: patientVisitInput(
+        { patientId: patientA.id, studyId: study.id, visitId: v[0] as number },
+        { visitDate: "2026-03-04" },
+      ),
+    });
+    expect(done.status).toBe(201);
+    const res = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&to=2026-05-01`);
+    // Day 0 is now the screening's date: Week 2 expected on 18 Mar, not yet open on the 14th.
+    expect(rowsOf(res.body.data)).toEqual([
+      ["Week 2", "upcoming", "2026-03-16", "2026-03-20"],
+      ["Week 6", "upcoming", "2026-04-12", "2026-04-18"],
+    ]);
+    // Booked outside its window: booked, and flagged.
+    const booked = await t.request({
+      method: "POST",
+      url: "/api/patient-visits",
+      session: staffA,
+      payload: patientVisitInput(
+        { patientId: patientA.id, studyId: study.id, visitId: v[1] as number },
+        { visitDate: "2026-03-25", visitStatus: "BOOKED", visitResult: null },
+      ),
+    });
+    expect(booked.status).toBe(201);
+    const after = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&state=booked`);
+    expect(
+      after.body.data.items.map((r) => [r.visitName, r.state, r.bookedOutsideWindow, r.visitDate]),
+    ).toEqual([["Week 2", "booked", true, "2026-03-25"]]);
+    // Counts ignore the state filter.
+    expect(after.body.data.counts).toMatchObject({ booked: 1, upcoming: 0 });
+    const detail = await t.request<{ visits: Record<string, { state: string; windowStart: string }> }>({
+      method: "GET",
+      url: `/api/patient-visit-detail?patientId=${patientA.id}&studyId=${study.id}`,
+      session: staffA,
+    });
+    expect(detail.body.data.visits[String(v[1])]).toMatchObject({
+      windowStart: "2026-03-16",
+      windowEnd: "2026-03-20",
+      state: "booked",
+      bookedOutsideWindow: true,
+    });
+  });
+
+  it("follows the plan's calculation mode when the plan changes", async () => {
+    const plan = await t.request<Record<string, unknown>>({
+      method: "GET",
+      url: `/api/studyplans/${planUuid}`,
+      session: admin,
+    });
+    const saved = await t.request({
+      method: "PUT",
+      url: `/api/studyplans/${planUuid}`,
+      session: admin,
+      payload: { ...plan.body.data, calculationMode: "previous", studyName: undefined },
+    });
+    expect(saved.status).toBe(200);
+    const res = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&to=2026-06-30`);
+    // Week 6 now counts 42 days from Week 2's booking-free expected date (18 Mar): 29 Apr.
+    expect(res.body.data.items.find((r) => r.visitName === "Week 6")).toMatchObject({
+      expectedDate: "2026-04-29",
+      windowStart: "2026-04-26",
+    });
+  });
+
+  it("drops a closed assignment's visits", async () => {
+    const closed = await t.request({
+      method: "PUT",
+      url: `/api/study-patients/${assignmentA.uuid}`,
+      session: staffA,
+      payload: {
+        ...studyPatientInput({ patientId: patientA.id, studyId: study.id }),
+        uuid: assignmentA.uuid,
+        version: assignmentA.version,
+        startDate: "2026-03-01",
+        active: false,
+        closeReason: "EOS",
+        screenNr: null,
+      },
+    });
+    expect(closed.status).toBe(200);
+    const res = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&to=2026-06-30`);
+    expect(res.body.data.items).toEqual([]);
+    expect(res.body.data.pagination.total).toBe(0);
+  });
+
+  it("keeps each site's worklist to its staff: another site's id answers an empty list", async () => {
+    const own = await worklist(staffA, "asOf=2026-03-14");
+    expect(own.body.data.items.every((r) => r.patientId === patientA.id)).toBe(true);
+    const foreign = await worklist(staffA, `siteId=${siteB.id}&asOf=2026-03-14`);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body.data.items).toEqual([]);
+    expect(Object.values(foreign.body.data.counts).every((n) => n === 0)).toBe(true);
+    const all = await worklist(admin, `siteId=${siteB.id}&asOf=2026-03-14`);
+    expect(all.body.data.items.length).toBeGreaterThan(0);
+    expect((await t.request({ method: "GET", url: "/api/worklist" })).status).toBe(401);
+  });
+
+  it("refuses bad days, states and parameters with field errors", async () => {
+    for (const [query, field] of [
+      ["asOf=2026-02-30", "asOf"],
+      ["asOf=yesterday", "asOf"],
+      ["state=due,late", "state"],
+      ["to=2026-13-01", "to"],
+      ["pagesize=0", "pagesize"],
+      ["siteId=abc", "siteId"],
+      ["color=red", "color"],
+    ]) {
+      const res = await worklist(admin, query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.header.fieldErrors.map((e) => e.field)).toContain(field);
+    }
+  });
+
+  it("property: the SQL state of every stored row equals the domain engine's on any day", async () => {
+    const db = t.database.db;
+    const site = await createSite(db);
+    const statuses: VisitStatus[] = ["BOOKED", "CANCELLED", "NO_SHOW", "ARRIVED", "COMPLETED"];
+    let run = 0;
+    let visitIds: number[] = [];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<Plan["calculationMode"]>("default", "previous"),
+        fc.array(fc.tuple(fc.nat(90), fc.nat(9), fc.nat(9)), { minLength: 1, maxLength: 4 }),
+        fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(4), fc.integer({ min: -10, max: 200 }), fc.constantFrom(...statuses))),
+        fc.array(fc.integer({ min: -20, max: 260 }), { minLength: 1, maxLength: 4 }),
+        async (mode, steps, startOffset, active, recordedRaw, asOfOffsets) => {
+          // A study of its own per run, with five visits and the run's plan over the first ones.
+          const s = await createStudy(db, await setUpProject(t, `WL-P-${run}`), { variant: "NORMAL" });
+          run++;
+          visitIds = [];
+          for (let i = 0; i < 5; i++) visitIds.push((await createVisit(db, s.id, { name: `V${i}` })).id);
+          const planVisits = visitIds.slice(0, steps.length + 1);
+          await createStudyplan(db, s.id, planVisits, steps, mode);
+          const patient = await createPatient(db, site.id);
+          const start = startOffset === null ? null : addDays("2026-01-01", startOffset);
+          const assignment = await createStudyPatient(
+            db,
+            { patientId: patient.id, studyId: s.id },
+            active ? { startDate: start } : { startDate: start, active: false, closeReason: "EOS" },
+          );
+          const recorded = new Map<number, RecordedVisit>();
+          for (const [index, offset, status] of recordedRaw) {
+            const visitId = visitIds[index] as number;
+            if (recorded.has(visitId)) continue;
+            const visitDate = addDays("2026-01-01", offset);
+            recorded.set(visitId, { visitId, visitDate, visitStatus: status });
+            await createPatientVisit(
+              db,
+              { patientId: patient.id, studyId: s.id, visitId },
+              { visitDate, visitStatus: status, visitResult: status === "COMPLETED" ? "OK" : null },
+            );
+          }
+          const plan: Plan = {
+            calculationMode: mode,
+            schedule: studyplanInput({ id: s.id }, planVisits, steps).schedule,
+          };
+          const expected = scheduleVisits(plan, { startDate: start, active, closeDate: null }, [
+            ...recorded.values(),
+          ]);
+          // Random days, and each window's edges and the days just outside them.
+          const edges = expected.flatMap((row) =>
+            row.windowStart && row.windowEnd
+              ? [row.windowStart, row.windowEnd, addDays(row.windowStart, -1), addDays(row.windowEnd, 1)]
+              : [],
+          );
+          for (const asOf of [...asOfOffsets.map((o) => addDays("2026-01-01", o)), ...edges]) {
+            const stored = await queryRows<{ visitId: number; state: string; windowStart: string | null }>(
+              db,
+              sql`select vs.visit_id as "visitId", ${visitStateSql(asOf)} as state,
+                  vs.window_start::text as "windowStart"
+                from visit_schedule vs where vs.study_patient_id = ${assignment.id} order by vs.visit_id`,
+            );
+            const engine = expected
+              .map((row) => ({
+                visitId: row.visitId,
+                state: stateAsOf(row, asOf),
+                windowStart: row.windowStart,
+              }))
+              .sort((a, b) => a.visitId - b.visitId);
+            expect(stored).toEqual(engine);
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+});
