@@ -32,6 +32,8 @@ export const patientVisits = pgTable(
     oneOf("patient_visits", "visit_result", t.visitResult, visitResults),
     fkIndex("patient_visits", "study_id", t.studyId),
     fkIndex("patient_visits", "visit_id", t.visitId),
-    index("patient_visits_visit_date_idx").on(t.visitDate, t.id),
+    // Newest visits first (date, time, id); the patient id last lets a site's list (patients of the
+    // site) skip deep pages and count from the index alone.
+    index("patient_visits_visit_date_idx").on(t.visitDate, t.visitTime, t.id, t.patientId),
   ],
 );

@@ -50,9 +50,19 @@ export const patients = pgTable(
     unique("patients", "address_id", t.addressId),
     oneOf("patients", "sex", t.sex, sexes),
     fkIndex("patients", "recorder_site_id", t.recorderSiteId),
-    // The list's default sort: name = last name then first name (DESIGN §4).
-    index("patients_name_idx").on(t.lastName, t.firstName, t.id),
-    index("patients_recorder_site_id_name_idx").on(t.recorderSiteId, t.lastName, t.firstName, t.id),
+    // The list's order by name: last name then first name in the users' language (byName in
+    // resource.ts: the same collation, so these indexes serve the order), then id.
+    index("patients_name_idx").on(
+      sql`${t.lastName} collate "und-x-icu"`,
+      sql`${t.firstName} collate "und-x-icu"`,
+      t.id,
+    ),
+    index("patients_recorder_site_id_name_idx").on(
+      t.recorderSiteId,
+      sql`${t.lastName} collate "und-x-icu"`,
+      sql`${t.firstName} collate "und-x-icu"`,
+      t.id,
+    ),
     index("patients_birth_date_idx").on(t.birthDate),
     trgm("patients", "barcode", t.barcode),
     trgm("patients", "first_name", t.firstName),

@@ -40,6 +40,8 @@ export const studyPatients = pgTable(
     fkIndex("study_patients", "started_by", t.startedBy),
     fkIndex("study_patients", "closed_by", t.closedBy),
     index("study_patients_study_id_screen_nr_idx").on(t.studyId, t.screenNr),
+    // A site's assignments in id order (through their patients), counted and paged from the index alone.
+    index("study_patients_id_patient_id_idx").on(t.id, t.patientId),
     // The list search (screen and random numbers; barcode and names are searched on patients).
     trgm("study_patients", "screen_nr", t.screenNr),
     trgm("study_patients", "random_nr", t.randomNr),
