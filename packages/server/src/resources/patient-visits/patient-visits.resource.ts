@@ -17,6 +17,7 @@ import { byName, defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
+import { keepVisitSchedules } from "../worklist/visit-schedule";
 import { patientVisits } from "./patient-visits.table";
 
 export const patientVisitMessages = {
@@ -199,6 +200,11 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
       notes: input.notes?.trim() ? input.notes : null,
     };
   },
+  // The patient's windows in the study follow its recorded visits (both studies when one moved).
+  afterChange: keepVisitSchedules((visit) => ({
+    patientId: visit.patientId as number,
+    studyId: visit.studyId as number,
+  })),
   unique: {
     patient_visits_patient_id_study_id_visit_id_unique: {
       field: "visitId",

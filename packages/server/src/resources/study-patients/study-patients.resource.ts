@@ -18,6 +18,7 @@ import { projects } from "../projects/projects.table";
 import { byName, defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
+import { keepVisitSchedules } from "../worklist/visit-schedule";
 import { studyPatients } from "./study-patients.table";
 
 /**
@@ -180,6 +181,9 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     };
   },
   // An assignment whose patient has visits in the study stays: the visits need it.
+  // Start date, closing and reopening move the assignment's windows (a deleted one's rows cascade).
+  afterChange: (tx, _before, after) =>
+    keepVisitSchedules((assignment) => ({ studyPatientIds: [assignment.id as number] }))(tx, after),
   beforeDelete: async (_id, { tx, existing }) => {
     const [visit] = await tx
       .select({ id: patientVisits.id })

@@ -13,6 +13,7 @@ import { projects } from "../projects/projects.table";
 import { defineResource, type WriteContext } from "../resource";
 import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
+import { keepVisitSchedules } from "../worklist/visit-schedule";
 import { studyplanScheduleEntries as entries, studyplans } from "./studyplans.table";
 
 type ScheduleEntry = StudyplanInput["schedule"][number];
@@ -192,6 +193,8 @@ export const studyplansResource = defineResource<StudyplanInput>({
       schedule: rows.filter((r) => r.studyplanId === record.id).map(({ studyplanId: _, ...entry }) => entry),
     }));
   },
+  // Every assignment of the study is placed anew by the changed plan.
+  afterChange: keepVisitSchedules((plan) => ({ studyId: plan.studyId as number })),
   unique: {
     studyplans_study_id_unique: { field: "studyId", message: "The study already has a studyplan" },
   },
