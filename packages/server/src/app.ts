@@ -9,11 +9,14 @@ import { authRoutes } from "./auth/auth.routes";
 import { registerGuards } from "./auth/guards";
 import { refreshTokenStore } from "./auth/refresh-tokens";
 import { tokenService } from "./auth/tokens";
-import type { Config } from "./config";
+import { type Config, trustProxyOption } from "./config";
 import type { Db } from "./db/client";
 import type { Deps } from "./deps";
 import { failure } from "./http/envelope";
 import { registerErrorHandler } from "./http/error-handler";
+import { healthRoutes } from "./http/health";
+import { loggerOptions } from "./http/logging";
+import { registerNoStore } from "./http/no-store";
 import { registerOpenApi } from "./http/openapi";
 import { requestId } from "./http/request-id";
 import { registerWebApp } from "./http/static";
@@ -62,9 +65,9 @@ export async function buildApp(options: {
 }): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: loggerOptions(options.logger ?? { level: config.logLevel }),
     genReqId: requestId,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
   const deps: Deps = {
@@ -86,6 +89,7 @@ export async function buildApp(options: {
   });
 
   registerErrorHandler(app);
+  registerNoStore(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: true,
@@ -106,7 +110,8 @@ export async function buildApp(options: {
 
   app.get("/config.json", async () => appConfig(deps));
   authRoutes(app, deps);
-  auditRoutes(app, deps);
+  auditRoutes(app, deps, resources);
+  healthRoutes(app, deps);
   for (const resource of resources) registerResource(app, deps, resource as never);
   userRoutes(app, deps);
   studyVisitsRoutes(app, deps);

@@ -21,11 +21,22 @@ export type Config = {
   seed: "auto" | "always" | "never";
   adminEmail: string | null;
   adminPassword: string | null;
-  /** Failed sign-ins allowed per account per 15 minutes; an address gets four times as many. */
+  /**
+   * Failed sign-ins allowed per account per 15 minutes; past four times as many from one address,
+   * that address's sign-ins are slowed down (never refused, so one office is not locked out).
+   */
   loginRateLimit: number;
   webDist: string;
-  /** Behind a reverse proxy: take the client address and https from X-Forwarded-* headers. */
-  trustProxy: boolean;
+  /**
+   * Behind a reverse proxy: the number of proxies in front (a hop count) or their addresses/CIDRs,
+   * whose X-Forwarded-* headers are believed. Never "every X-Forwarded-For" (that lets anyone choose
+   * their own address). false: the socket's address.
+   */
+  trustProxy: false | number | string[];
+  /** PostgreSQL: connecting or waiting for a pooled connection gives up after this long. */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL: a statement (and a query whose answer does not come) gives up after this long. */
+  databaseStatementTimeoutMs: number;
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +54,21 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw === undefined || raw === "" ? null : raw;
 }
 
+/** TRUST_PROXY: unset/false, a hop count, or a comma-separated list of proxy addresses or CIDRs. */
+function trustProxyOf(raw: string | null): Config["trustProxy"] {
+  if (raw === null || raw === "false" || raw === "0") return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const addresses = raw
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (raw === "true" || addresses.length === 0 || addresses.some((a) => !/^[0-9a-fA-F.:/]+$/.test(a)))
+    throw new Error(
+      "TRUST_PROXY must be the number of proxies in front of the server or their addresses (e.g. 1 or 10.0.0.5,10.0.1.0/24)",
+    );
+  return addresses;
+}
+
 /** memory:// is PGlite's in-memory database, not a folder; path.resolve would turn it into "./memory:". */
 const dataDirOf = (value: string) => (value.startsWith("memory://") ? value : path.resolve(value));
 
@@ -50,10 +76,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seed = str(env, "SEED") ?? "auto";
   if (seed !== "auto" && seed !== "always" && seed !== "never")
     throw new Error("SEED must be auto, always or never");
+  const databaseUrl = str(env, "DATABASE_URL");
   return {
     port: int(env, "PORT", 3000),
-    host: str(env, "HOST") ?? "0.0.0.0",
-    databaseUrl: str(env, "DATABASE_URL"),
+    // The embedded demo has accounts with known passwords: only this machine reaches it by default.
+    host: str(env, "HOST") ?? (databaseUrl ? "0.0.0.0" : "127.0.0.1"),
+    databaseUrl,
     dataDir: dataDirOf(str(env, "DATA_DIR") ?? "./data"),
     tokenSecret: str(env, "TOKEN_SECRET"),
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL_SECONDS", 900, 1),
@@ -68,7 +96,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: str(env, "ADMIN_EMAIL"),
     adminPassword: str(env, "ADMIN_PASSWORD"),
     loginRateLimit: int(env, "LOGIN_RATE_LIMIT", 5, 1),
-    trustProxy: str(env, "TRUST_PROXY") === "true",
+    trustProxy: trustProxyOf(str(env, "TRUST_PROXY")),
+    databaseConnectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 5000, 100),
+    databaseStatementTimeoutMs: int(env, "DATABASE_STATEMENT_TIMEOUT_MS", 9000, 100),
     webDist: path.resolve(str(env, "WEB_DIST") ?? path.join(here, "../../web/dist")),
   };
+}
+
+/**
+ * Fastify's trustProxy from TRUST_PROXY: the proxies' addresses as they are; a hop count trusts the
+ * nearest that many peers (Fastify itself trusts nobody for a bare number), so it is for a server
+ * that only the proxy can reach.
+ */
+export function trustProxyOption(
+  value: Config["trustProxy"],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === "number") return (_address, hop) => hop < value;
+  return value;
 }

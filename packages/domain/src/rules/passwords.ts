@@ -1,5 +1,14 @@
 import { passwordMinLength } from "../limits";
-import { check, isBlank, type Rule, required, validator, valueAt, when } from "../validation";
+import {
+  check,
+  type FieldErrors,
+  isBlank,
+  type Rule,
+  required,
+  validator,
+  valueAt,
+  when,
+} from "../validation";
 import { isEmail } from "./contacts";
 
 /** A record is new until the database has given it a numeric id (spec §4 Forms). */
@@ -12,6 +21,7 @@ export const passwordMessages = {
   confirmationRequired: "Password confirmation is required",
   mismatch: "Passwords do not match",
   tooShort: `Password is too short. It should be at least ${passwordMinLength} characters.`,
+  common: "Password is too common. Please choose one that is harder to guess.",
 } as const;
 
 type PasswordFields = { password?: string | null; password2?: string | null };
@@ -45,6 +55,28 @@ export function passwordRules<T extends PasswordFields & { id?: unknown }>(
       ),
     ),
   ];
+}
+
+/**
+ * The server's last password rule: a typed password that passed the spec's rules (length first) but
+ * is on a list of common passwords is refused. The list is the server's (a package too large for the
+ * browser), handed in as `isCommon`.
+ */
+export function withCommonPasswordRule<T extends PasswordFields>(
+  validate: (data: T) => FieldErrors,
+  isCommon: (password: string) => boolean,
+): (data: T) => FieldErrors {
+  return (data) => {
+    const errors = validate(data);
+    if (
+      !errors.password &&
+      typeof data.password === "string" &&
+      data.password !== "" &&
+      isCommon(data.password)
+    )
+      return { ...errors, password: passwordMessages.common };
+    return errors;
+  };
 }
 
 /** "Email is required", then a basic shape check. */

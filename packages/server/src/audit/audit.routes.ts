@@ -1,19 +1,68 @@
+import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { currentUser, type SessionUser } from "../auth/guards";
+import type { Db } from "../db/client";
 import type { Deps } from "../deps";
 import { send } from "../http/envelope";
-import { parseQuery } from "../resources/resource";
+import { forbidden } from "../http/errors";
+import { parseQuery, type ResourceDescription } from "../resources/resource";
 import { auditTrail } from "./audit";
+import { auditEvents } from "./audit.table";
 
 export const auditQuery = z.strictObject({
   resource: z.string().min(1).max(40),
   uuid: z.string().min(1).max(80),
 });
 
-/** GET /api/audit?resource&uuid → a record's history, newest first. */
-export function auditRoutes(app: FastifyInstance, { db }: Deps) {
+/**
+ * Whether the user may read this record's history: the resource's own read access (administrators
+ * only for users and monitors), and for site-scoped data the same scope as reading the record; a
+ * deleted record's history follows the site its audit rows kept.
+ */
+async function mayReadHistory(
+  db: Db,
+  // biome-ignore lint/suspicious/noExplicitAny: any described resource, whatever its input type.
+  def: ResourceDescription<any>,
+  uuid: string,
+  user: SessionUser,
+): Promise<boolean> {
+  if ((def.access?.get ?? "user") === "admin" && !user.isAdmin) throw forbidden();
+  const scope = def.scope?.(user);
+  if (!scope) return true;
+  const table = def.table;
+  const [record] = await db.select({ id: table.id }).from(table).where(eq(table.uuid, uuid)).limit(1);
+  if (record) {
+    const [visible] = await db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.id, record.id as number), scope));
+    return Boolean(visible);
+  }
+  const [last] = await db
+    .select({ siteId: auditEvents.siteId })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.resource, def.name), eq(auditEvents.uuid, uuid), isNotNull(auditEvents.siteId)))
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  return last?.siteId != null && user.siteIds.includes(last.siteId);
+}
+
+/**
+ * GET /api/audit?resource&uuid → a record's history, newest first, to those who may read the record.
+ * A record one may not see answers an empty history, as an unknown one does (nothing leaks).
+ */
+export function auditRoutes(
+  app: FastifyInstance,
+  { db }: Deps,
+  // biome-ignore lint/suspicious/noExplicitAny: any described resource, whatever its input type.
+  resources: ResourceDescription<any>[],
+) {
+  const byName = new Map(resources.map((def) => [def.name as string, def]));
   app.get("/api/audit", { schema: { querystring: auditQuery, tags: ["audit"] } }, async (request, reply) => {
     const query = parseQuery(auditQuery, request.query);
-    return send(request, reply, { items: await auditTrail(db, query.resource, query.uuid) });
+    const def = byName.get(query.resource);
+    const allowed = def ? await mayReadHistory(db, def, query.uuid, currentUser(request)) : false;
+    return send(request, reply, { items: allowed ? await auditTrail(db, query.resource, query.uuid) : [] });
   });
 }

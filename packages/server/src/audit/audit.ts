@@ -1,6 +1,9 @@
 import type { AuditChange, AuditEvent } from "@trialdesk/domain";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
+import { patientVisits } from "../resources/patient-visits/patient-visits.table";
+import { patients } from "../resources/patients/patients.table";
+import { studyPatients } from "../resources/study-patients/study-patients.table";
 import { auditEvents } from "./audit.table";
 
 /** Who is changing what, and why: taken from the request by the resource machinery. */
@@ -10,6 +13,47 @@ export type ChangeContext = {
   requestId: string;
   reason: string | null;
 };
+
+const patientSite = (patientId: number) =>
+  sql`(select ${patients.recorderSiteId} from ${patients} where ${patients.id} = ${patientId})`;
+
+/** Patient data and how its patient's site is found: from the record, else from the changed values. */
+const siteOfPatientData: Record<string, { current: (uuid: string) => SQL; field: string }> = {
+  patients: {
+    current: (uuid) =>
+      sql`(select ${patients.recorderSiteId} from ${patients} where ${patients.uuid} = ${uuid})`,
+    field: "recorderSiteId",
+  },
+  "study-patients": {
+    current: (uuid) =>
+      sql`(select ${patients.recorderSiteId} from ${studyPatients} join ${patients} on ${patients.id} = ${studyPatients.patientId} where ${studyPatients.uuid} = ${uuid})`,
+    field: "patientId",
+  },
+  "patient-visits": {
+    current: (uuid) =>
+      sql`(select ${patients.recorderSiteId} from ${patientVisits} join ${patients} on ${patients.id} = ${patientVisits.patientId} where ${patientVisits.uuid} = ${uuid})`,
+    field: "patientId",
+  },
+};
+
+/**
+ * The site of a patient-data record for its audit row: its patient's site now; for a deleted
+ * record the site (or patient) its last values name; else the site its earlier history kept.
+ */
+function auditSite(event: { resource: string; uuid: string; changes: AuditChange[] }): SQL | null {
+  const rule = siteOfPatientData[event.resource];
+  if (!rule) return null;
+  const change = event.changes.find((c) => c.field === rule.field);
+  const named = change ? (change.new ?? change.old) : null;
+  const fromChanges =
+    typeof named !== "number" ? sql`null` : rule.field === "patientId" ? patientSite(named) : sql`${named}`;
+  const earlier = sql`(select ${auditEvents.siteId} from ${auditEvents} where ${and(
+    eq(auditEvents.resource, event.resource),
+    eq(auditEvents.uuid, event.uuid),
+    isNotNull(auditEvents.siteId),
+  )} order by ${auditEvents.id} desc limit 1)`;
+  return sql`coalesce(${rule.current(event.uuid)}, ${fromChanges}::integer, ${earlier})`;
+}
 
 /** Records one create, update or delete; called inside the write's transaction (DESIGN §3). */
 export async function recordAudit(
@@ -26,6 +70,7 @@ export async function recordAudit(
     action: event.action,
     changes: event.changes,
     reason: ctx.reason,
+    siteId: auditSite(event),
   });
 }
 

@@ -64,9 +64,13 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     }
     const email = parsed.data.username.trim();
     const ip = request.ip;
-    if (await limiter.blocked(email, ip)) {
+    // The attempt is reserved before the password is checked, so simultaneous guesses cannot all pass.
+    const attempt = await limiter.reserve(email, ip);
+    if (attempt === "account")
       throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
-    }
+    if (attempt === "busy")
+      throw rateLimited("Too many sign-in attempts from your network. Please try again in a minute.");
+    if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
     const [row] = await db
       .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
       .from(users)
@@ -74,10 +78,10 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     const ok = await verifyPassword(row?.passwordHash ?? null, parsed.data.password);
     // Unknown e-mail, wrong password and inactive account answer alike.
     if (!row || !ok || !row.isActive) {
-      await limiter.failed(email, ip);
+      await limiter.prune(email, ip);
       throw unauthenticated(invalidCredentials);
     }
-    await limiter.succeeded(email, ip);
+    await limiter.succeeded(email, attempt);
     const user = await loadSessionUser(db, row.id);
     if (!user) throw unauthenticated(invalidCredentials);
     const { isActive: _, ...signedIn } = user;

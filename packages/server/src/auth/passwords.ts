@@ -1,4 +1,5 @@
 import { type Algorithm, hash, verify } from "@node-rs/argon2";
+import { dictionary } from "@zxcvbn-ts/language-common";
 
 /** argon2id (value 2 of the library's const enum, which isolated modules cannot import). */
 const options = { algorithm: 2 as Algorithm };
@@ -26,4 +27,15 @@ export async function typedPasswordHash(
   return typeof password === "string" && password !== ""
     ? { passwordHash: await hashPassword(password) }
     : {};
+}
+
+let common: Set<string> | null = null;
+
+/**
+ * Whether a password is one of the most common ones (the maintained list of @zxcvbn-ts, about
+ * 50,000 passwords from breaches), ignoring case. Loaded on first use.
+ */
+export function isCommonPassword(password: string): boolean {
+  common ??= new Set(dictionary["passwords-common"].map((p) => p.toLowerCase()));
+  return common.has(password.toLowerCase());
 }

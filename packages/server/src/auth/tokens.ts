@@ -45,7 +45,11 @@ export function tokenService(db: Db, options: { secret: string | null; ttlSecond
     /** The claims of a valid, unexpired token; null for anything else. */
     async verify(token: string): Promise<AccessClaims | null> {
       try {
-        const { payload } = await jwtVerify(token, await secret(), { algorithms: ["HS256"] });
+        // A token without an expiry (or subject, or issue time) is refused, whoever signed it.
+        const { payload } = await jwtVerify(token, await secret(), {
+          algorithms: ["HS256"],
+          requiredClaims: ["exp", "iat", "sub"],
+        });
         if (
           typeof payload.sub !== "string" ||
           typeof payload.uid !== "number" ||

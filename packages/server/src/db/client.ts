@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
 /** The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. */
@@ -27,30 +28,86 @@ export type Database = {
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
 const casing = "snake_case" as const;
 
-export function pgliteDatabase(client: PGlite): Database {
+export function pgliteDatabase(client: PGlite, release: () => void = () => {}): Database {
   const db = drizzlePglite({ client, schema, casing });
   return {
     db: db as unknown as Db,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
   };
 }
 
+/** Opens embedded PGlite; a data folder is locked to this process until close (or exit). */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
   // DATA_DIR=memory:// keeps the database in memory (end-to-end runs leave nothing behind).
-  if (options.dataDir && !options.dataDir.startsWith("memory://"))
-    mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create({
-    dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
-    extensions: { pg_trgm },
-  });
-  return pgliteDatabase(client);
+  const folder = options.dataDir && !options.dataDir.startsWith("memory://") ? options.dataDir : null;
+  if (folder) mkdirSync(folder, { recursive: true });
+  const release = folder ? lockDataDir(folder) : () => {};
+  try {
+    const client = await PGlite.create({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadDataDir,
+      extensions: { pg_trgm },
+    });
+    return pgliteDatabase(client, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
-export function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+export type PostgresTimeouts = { connectTimeoutMs: number; statementTimeoutMs: number };
+export const defaultPostgresTimeouts: PostgresTimeouts = { connectTimeoutMs: 5000, statementTimeoutMs: 9000 };
+
+/**
+ * A pg client that gives up on a statement whose answer does not come (a stalled network or
+ * server): past the statement timeout plus a margin its connection is destroyed, so the query fails
+ * at once, whatever was queued behind it (a ROLLBACK) fails fast too, and the pool drops the client
+ * instead of handing the stuck connection to the next request. A slow but reachable server is
+ * stopped earlier, by statement_timeout on the server side.
+ */
+function stallSafeClient(answerTimeoutMs: number) {
+  return class StallSafeClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
+    override query(...args: any[]): any {
+      const connection = (this as unknown as { connection?: { stream?: { destroy: () => void } } })
+        .connection;
+      const timer = setTimeout(() => connection?.stream?.destroy(), answerTimeoutMs);
+      const done = () => clearTimeout(timer);
+      const callbackAt = args.findIndex((arg) => typeof arg === "function");
+      if (callbackAt >= 0) {
+        const callback = args[callbackAt];
+        args[callbackAt] = (...result: unknown[]) => {
+          done();
+          callback(...result);
+        };
+        return super.query(...(args as Parameters<pg.Client["query"]>));
+      }
+      const result: unknown = super.query(...(args as Parameters<pg.Client["query"]>));
+      if (result instanceof Promise) result.then(done, done);
+      else done();
+      return result;
+    }
+  };
+}
+
+export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTimeouts): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // Connecting, and waiting for a free pooled connection, both give up after this long.
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    keepAlive: true,
+    Client: stallSafeClient(timeouts.statementTimeoutMs + 500),
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   const db = drizzlePg({ client: pool, schema, casing });
@@ -63,9 +120,19 @@ export function openPostgres(url: string, max = 10): Database {
 }
 
 /** PostgreSQL through pg when DATABASE_URL is set; otherwise embedded PGlite under DATA_DIR. */
-export function openDatabase(config: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
+export function openDatabase(config: {
+  databaseUrl: string | null;
+  dataDir: string;
+  databaseConnectTimeoutMs?: number;
+  databaseStatementTimeoutMs?: number;
+}): Promise<Database> {
   return config.databaseUrl
-    ? Promise.resolve(openPostgres(config.databaseUrl))
+    ? Promise.resolve(
+        openPostgres(config.databaseUrl, 10, {
+          connectTimeoutMs: config.databaseConnectTimeoutMs ?? defaultPostgresTimeouts.connectTimeoutMs,
+          statementTimeoutMs: config.databaseStatementTimeoutMs ?? defaultPostgresTimeouts.statementTimeoutMs,
+        }),
+      )
     : openPglite({ dataDir: config.dataDir });
 }
 

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@trialdesk/domain";
 import { AppError, invalidFieldData } from "./errors";
 
 /** The fields of a PostgreSQL error (pg and PGlite both carry them), found through Drizzle's wrapper. */
@@ -90,4 +91,33 @@ export function databaseError(
   if (pg.code.startsWith("22"))
     return new AppError(400, invalidFieldData, [], "A value is out of range or malformed");
   return null;
+}
+
+/**
+ * The envelope's code of a 503: the database cannot be reached in time (DESIGN §3 lists no code for
+ * it; the web shows the message like any other server error).
+ */
+export const databaseUnavailableCode = "SERVICE_UNAVAILABLE" as ErrorCode;
+export const databaseUnavailableMessage =
+  "The database is not answering at the moment. Please try again in a few seconds.";
+
+const unreachable =
+  /Query read timeout|Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended|connection error|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE/i;
+
+/**
+ * Whether an error says the database could not be reached or did not answer in time (a stalled
+ * network, a restarting server, the statement or connect timeouts): answered 503, not 500.
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    // 08: connection exceptions; 57P01-03: server shutting down or starting; 57014: statement
+    // timeout (or cancel); 53300: too many connections.
+    if (typeof code === "string" && /^(08...|57P0[123]|57014|53300)$/.test(code)) return true;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code) && unreachable.test(code)) return true;
+    if (typeof message === "string" && unreachable.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }

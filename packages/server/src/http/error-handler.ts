@@ -1,5 +1,10 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { databaseError } from "./database-errors";
+import {
+  databaseError,
+  databaseUnavailable,
+  databaseUnavailableCode,
+  databaseUnavailableMessage,
+} from "./database-errors";
 import { failure } from "./envelope";
 import { AppError, type ErrorStatus } from "./errors";
 
@@ -36,6 +41,19 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (known) {
       if (known.status === 400 || known.status === 409) request.log.info({ err: error }, known.message);
       return reply.code(known.status).send(failure(request, known));
+    }
+    if (databaseUnavailable(error)) {
+      request.log.error({ err: error }, "database unavailable");
+      return reply
+        .code(503)
+        .header("retry-after", "5")
+        .send(
+          failure(request, {
+            message: databaseUnavailableMessage,
+            code: databaseUnavailableCode,
+            detail: null,
+          }),
+        );
     }
     request.log.error({ err: error }, "unexpected error");
     return reply.code(500).send(

@@ -1,11 +1,14 @@
-import { passwordMinLength } from "@trialdesk/domain";
 import { loadConfig } from "../config";
-import { openDatabase } from "../db/client";
+import { type Database, openDatabase } from "../db/client";
+import { exitOnStartFailure } from "../db/data-dir-lock";
+import { adminPasswordProblem } from "../startup";
 import { upsertAdmin } from "./factories";
 
 /**
  * npm run create-admin -- EMAIL PASSWORD [FIRST LAST] (or ADMIN_EMAIL / ADMIN_PASSWORD): creates an
- * administrator with every site, or resets the password of that account.
+ * administrator with every site, or resets the password of that account (an explicit operator act,
+ * unlike ADMIN_PASSWORD at start-up, which is applied only to create the account). Refused (exit 1)
+ * while a server holds the embedded data folder.
  */
 const [email = process.env.ADMIN_EMAIL, password = process.env.ADMIN_PASSWORD, firstName, lastName] =
   process.argv.slice(2);
@@ -15,18 +18,22 @@ if (!email || !password) {
   );
   process.exit(2);
 }
-if (password.length < passwordMinLength) {
-  console.error(`Password is too short. It should be at least ${passwordMinLength} characters.`);
+const problem = adminPasswordProblem(password);
+if (problem) {
+  console.error(problem);
   process.exit(2);
 }
 const config = loadConfig();
-const database = await openDatabase(config);
+let database: Database | null = null;
 try {
+  database = await openDatabase(config);
   await database.migrate();
   const result = await upsertAdmin(database.db, { email, password, firstName, lastName });
   console.log(
     result.created ? `Administrator ${email} created.` : `Administrator ${email} updated (password reset).`,
   );
-} finally {
   await database.close();
+} catch (error) {
+  await database?.close().catch(() => {});
+  exitOnStartFailure(error);
 }

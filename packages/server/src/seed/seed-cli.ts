@@ -1,12 +1,17 @@
 import { loadConfig } from "../config";
-import { openDatabase } from "../db/client";
+import { type Database, openDatabase } from "../db/client";
+import { exitOnStartFailure } from "../db/data-dir-lock";
 import { demoAdmin } from "./factories";
 import { seed } from "./seed";
 
-/** npm run seed: migrates, then writes the demo data (existing rows are kept). */
+/**
+ * npm run seed: migrates, then writes the demo data (existing rows and accounts are kept). An
+ * embedded data folder in use by a running server is refused (exit 1): stop the server first.
+ */
 const config = loadConfig();
-const database = await openDatabase(config);
+let database: Database | null = null;
 try {
+  database = await openDatabase(config);
   await database.migrate();
   const embedded = database.kind === "pglite";
   await seed(database.db, { demoAdmin: embedded });
@@ -16,6 +21,8 @@ try {
       ? `Sign in as ${demoAdmin.email} / ${demoAdmin.password}`
       : "No demo administrator on a real PostgreSQL: run npm run create-admin -- EMAIL PASSWORD",
   );
-} finally {
   await database.close();
+} catch (error) {
+  await database?.close().catch(() => {});
+  exitOnStartFailure(error);
 }

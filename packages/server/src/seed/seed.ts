@@ -10,6 +10,7 @@ import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
 import { visits } from "../resources/visits/visits.table";
+import { createAdminIfMissing } from "./bootstrap-admin";
 import { seedPatientVisits } from "./demo-patient-visits";
 import { seedPatients } from "./demo-patients";
 import { seedStudyPatients } from "./demo-study-patients";
@@ -24,7 +25,6 @@ import {
   demoStaff,
   demoStudyUuid,
   type StepSettings,
-  upsertAdmin,
 } from "./factories";
 
 /** Demo data (DESIGN §4); later issues extend it. Safe to run twice: existing codes are kept. */
@@ -196,7 +196,8 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await seedStudyPatients(db);
   await seedPatientVisits(db);
   if (options.demoAdmin) {
-    await upsertAdmin(db, demoAdmin);
+    // Created once; SEED=always never resets an existing account's password.
+    await createAdminIfMissing(db, demoAdmin);
     await seedDemoStaff(db);
   }
   for (const monitor of demoMonitors) await createMonitor(db, monitor);

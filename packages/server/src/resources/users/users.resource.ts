@@ -1,13 +1,38 @@
-import { normalizeUser, type UserInput, userSchema, validateUser } from "@trialdesk/domain";
-import { eq, inArray, sql } from "drizzle-orm";
-import { typedPasswordHash } from "../../auth/passwords";
-import { validationError } from "../../http/errors";
+import {
+  normalizeUser,
+  type UserInput,
+  userSchema,
+  validateUser,
+  withCommonPasswordRule,
+} from "@trialdesk/domain";
+import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { isCommonPassword, typedPasswordHash } from "../../auth/passwords";
+import type { Tx } from "../../db/client";
+import { conflict, validationError } from "../../http/errors";
 import { defineResource } from "../resource";
 import { revokeUserSessions } from "./sessions";
 import { userSites, users } from "./users.table";
 
 export const ownAdminFlagMessage = "You cannot remove your own administrator flag";
 export const ownDeactivationMessage = "You cannot deactivate your own account";
+export const lastAdminMessage = "At least one active administrator must remain";
+export const lastAdminDeleteMessage = "The last active administrator cannot be removed";
+
+/**
+ * Whether an active administrator other than `id` remains. One lock serialises these checks, so
+ * two administrators demoting each other at the same moment cannot both succeed.
+ */
+async function anotherActiveAdmin(tx: Tx, id: number): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('last-active-administrator', 0))`);
+  const [row] = await tx
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.isAdmin, true), eq(users.isActive, true), ne(users.id, id)));
+  return Number(row.n) > 0;
+}
+
+const isActiveAdmin = (record: Record<string, unknown> | null) =>
+  record?.isAdmin === true && record?.isActive === true;
 
 /** A new password (or the first one) is hashed with argon2id; the hash never leaves the server. */
 /** A typed password sets the hash and the change date; an empty one keeps both. */
@@ -27,7 +52,7 @@ export const usersResource = defineResource<UserInput>({
   table: users,
   schema: userSchema,
   normalize: normalizeUser,
-  validate: validateUser,
+  validate: withCommonPasswordRule(validateUser, isCommonPassword),
   sort: {
     id: users.id,
     email: users.email,
@@ -50,13 +75,17 @@ export const usersResource = defineResource<UserInput>({
       },
     },
   },
-  toRow: async (input, { existing, user }) => {
+  toRow: async (input, { existing, user, tx }) => {
     // An administrator cannot lock themselves out.
     if (existing && existing.id === user?.id) {
       const errors: Record<string, string> = {};
       if (input.isAdmin === false) errors.isAdmin = ownAdminFlagMessage;
       if (input.isActive === false) errors.isActive = ownDeactivationMessage;
       if (Object.keys(errors).length > 0) throw validationError(errors);
+    }
+    if (existing && isActiveAdmin(existing) && (input.isAdmin === false || input.isActive === false)) {
+      if (!(await anotherActiveAdmin(tx, existing.id as number)))
+        throw validationError({ [input.isActive === false ? "isActive" : "isAdmin"]: lastAdminMessage });
     }
     return {
       email: input.email,
@@ -67,14 +96,20 @@ export const usersResource = defineResource<UserInput>({
       ...(await passwordColumns(input.password)),
     };
   },
-  writeChildren: async (id, input, { tx }) => {
+  writeChildren: async (id, input, { tx, existing }) => {
     if (input.siteIds) {
       await tx.delete(userSites).where(eq(userSites.userId, id));
       const siteIds = [...new Set(input.siteIds)];
       if (siteIds.length > 0)
         await tx.insert(userSites).values(siteIds.map((siteId) => ({ userId: id, siteId })));
     }
-    if (input.isActive === false) await revokeUserSessions(tx, id);
+    // Deactivation and an administrator's password reset both end every sign-in of the user.
+    const passwordReset = existing !== null && typeof input.password === "string" && input.password !== "";
+    if (input.isActive === false || passwordReset) await revokeUserSessions(tx, id);
+  },
+  beforeDelete: async (id, { tx, existing }) => {
+    if (isActiveAdmin(existing) && !(await anotherActiveAdmin(tx, id)))
+      throw conflict(lastAdminDeleteMessage);
   },
   expand: async (db, records) => {
     const links = await db

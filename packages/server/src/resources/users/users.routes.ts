@@ -1,9 +1,9 @@
-import { passwordChangeSchema, validatePasswordChange } from "@trialdesk/domain";
+import { passwordChangeSchema, validatePasswordChange, withCommonPasswordRule } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { recordAudit } from "../../audit/audit";
 import { currentUser, userName } from "../../auth/guards";
-import { hashPassword, verifyPassword } from "../../auth/passwords";
+import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/passwords";
 import { refreshCookie } from "../../auth/refresh-tokens";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
@@ -13,6 +13,7 @@ import { revokeUserSessions } from "./sessions";
 import { users } from "./users.table";
 
 export const wrongCurrentPasswordMessage = "Current password is not correct";
+const validateChange = withCommonPasswordRule(validatePasswordChange, isCommonPassword);
 
 /**
  * The user menu's Change password: POST /api/me/password {currentPassword, password, password2}.
@@ -31,7 +32,7 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
       const body = (parsed.success ? parsed.data : request.body) as Record<string, string>;
       const errors = {
         ...(parsed.success ? {} : zodFieldErrors(parsed.error)),
-        ...validatePasswordChange(body),
+        ...validateChange(body),
       };
       if (Object.keys(errors).length > 0) throw validationError(errors);
       const [row] = await db
