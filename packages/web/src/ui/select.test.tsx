@@ -54,6 +54,19 @@ describe("SearchableSelect", () => {
     expect(screen.getByText("Nothing found")).toBeInTheDocument();
   });
 
+  it("opens again with an empty search box and every option, after a search that found nothing", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={7} />);
+    await user.click(screen.getByLabelText("Therapy Category"));
+    await user.type(screen.getByPlaceholderText("Search..."), "xyz");
+    expect(screen.getByText("Nothing found")).toBeInTheDocument();
+    await user.keyboard("{Escape}");
+    await user.click(screen.getByLabelText("Therapy Category"));
+    expect(screen.getByPlaceholderText("Search...")).toHaveValue("");
+    expect(screen.getAllByRole("option")).toHaveLength(7);
+    expect(screen.queryByText("Nothing found")).not.toBeInTheDocument();
+  });
+
   it("takes a configured empty text and is chosen by keyboard", async () => {
     const user = userEvent.setup();
     render(<Harness count={7} emptyText="No item found" />);

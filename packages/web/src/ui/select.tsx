@@ -79,8 +79,8 @@ export function SearchableSelect<V extends SelectValue>({
   const searchable = serverSearch || options.length > searchBoxThreshold;
   const changeOpen = (next: boolean) => {
     setOpen(next);
-    // A server search starts afresh each time the list opens.
-    if (!next && serverSearch && search !== "") {
+    // Every search starts afresh each time the list opens (an old text would hide the options).
+    if (!next && search !== "") {
       setSearch("");
       onSearchChange?.("");
     }
