@@ -117,9 +117,11 @@ const listOf = (
     },
     { key: "studyName", title: "Study" },
     { key: "visitName", title: "Visit" },
+    // Ordered by the window's end (the server's only order); the header flips it.
     {
-      key: "windowStart",
+      key: "windowEnd",
       title: "Window",
+      sortable: true,
       format: (row) => windowText(row) || "—",
       className: "whitespace-nowrap",
     },
