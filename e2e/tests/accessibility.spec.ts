@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, signIn, test, unique } from "./fixtures";
+import { chooseSite, expect, type Page, signIn, test, unique } from "./fixtures";
 
 /**
  * DESIGN §5: the app has no serious axe-core violation. Every built screen, and every popup in its
@@ -145,4 +145,23 @@ test("toasts, the narrow-screen menu and a public detail page signed out", async
   await expect(signedOut.getByText(uuid as string, { exact: true })).toBeVisible();
   await expectAccessible(signedOut, "a public detail page, signed out");
   await context.close();
+});
+
+test("the worklist and the visit summary grid with its colours and legend (issue 12)", async ({ page }) => {
+  const staff = await page.request.post("/api/auth", {
+    data: { username: "staff@example.com", password: "staff1234" },
+  });
+  expect(staff.ok()).toBeTruthy();
+  await page.goto("/worklist");
+  await chooseSite(page, "BUD");
+  await expect(page.getByRole("table", { name: "Worklist" }).getByRole("link").first()).toBeVisible();
+  await expectAccessible(page, "/worklist");
+  await page.getByRole("button", { name: /^Overdue \d+$/ }).click();
+  await expect(page.getByRole("button", { name: /^Overdue \d+$/ })).toHaveAttribute("aria-pressed", "true");
+  await expectAccessible(page, "/worklist with a chip chosen");
+
+  await page.goto("/visit-summary/std-00000000-0000-4000-8000-000000000001");
+  await expect(page.getByRole("list", { name: "Legend" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Visit summary" }).getByRole("row").nth(1)).toBeVisible();
+  await expectAccessible(page, "the visit summary grid");
 });

@@ -126,7 +126,11 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
   await expect(select(page, "Visit status")).toContainText("COMPLETED");
   await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
+  // The title says what Save will do: update the recorded visit (issue 15, bug 15) …
+  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
   await choose(page, "Visit", /^Week 4(?!\d)/);
+  // … or record a new one.
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
   await expect(page.getByLabel("Visit date")).toHaveValue("");
   await expect(select(page, "Visit status")).toContainText("Please select ...");
   await expect(page.getByLabel("Notes")).toHaveValue("");

@@ -1,4 +1,4 @@
-import { admin, expect, type Page, signIn, test, unique } from "./fixtures";
+import { admin, chooseSite, expect, type Page, signIn, test, unique } from "./fixtures";
 
 /** The demo study the home tile and the menu point at. */
 const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
@@ -30,7 +30,7 @@ async function patientWithOneVisit(page: Page) {
   const { studyVisits } = (await api.get(`/api/patient-visit-summary/${demoStudyUuid}`)) as {
     studyVisits: Column[];
   };
-  const site = (await api.get("/api/sites?pagesize=1")).items[0];
+  const site = (await api.get("/api/me/sites")).items.find((s: { code: string }) => s.code === "BUD");
   const lastName = `Summary${unique()}`;
   const patient = await api.post("/api/patients", {
     recorderSiteId: site.id,
@@ -69,6 +69,9 @@ test("the home tile opens the demo study's visit summary with dates and availabl
 
   await page.getByRole("main").getByRole("link", { name: "Visit summary" }).click();
   await expect(page).toHaveURL(`/visit-summary/${demoStudyUuid}`);
+  // The grid follows the active site, like the patient lists.
+  await expect(page.getByText("Please select a site first")).toBeVisible();
+  await chooseSite(page, "BUD");
   await expect(page.getByRole("heading", { name: `Visit summary — ${study.workingName}` })).toBeVisible();
 
   const grid = page.getByRole("table", { name: "Visit summary" });
@@ -84,10 +87,11 @@ test("the home tile opens the demo study's visit summary with dates and availabl
   // The new patient: the second visit's date, the first and the others available.
   const row = grid.getByRole("row").filter({ has: page.getByRole("rowheader", { name }) });
   await expect(row).toHaveCount(1);
+  // Each cell also names its state for screen readers (its colour shows it to the eye).
   const cells = row.getByRole("cell");
-  await expect(cells.nth(2)).toHaveText("available");
-  await expect(cells.nth(3)).toHaveText("2025-02-17");
-  await expect(cells.nth(4)).toHaveText("available");
+  await expect(cells.nth(2)).toHaveText(/^available /);
+  await expect(cells.nth(3)).toHaveText(/^2025-02-17 /);
+  await expect(cells.nth(4)).toHaveText(/^available/);
 
   // The demo data's patients have dated visits too, and the grid counts every patient.
   const total = Number(await grid.getAttribute("aria-rowcount")) - 1;
@@ -95,7 +99,7 @@ test("the home tile opens the demo study's visit summary with dates and availabl
   await expect(
     grid
       .getByRole("cell")
-      .filter({ hasText: /^\d{4}-\d{2}-\d{2}$/ })
+      .filter({ hasText: /^\d{4}-\d{2}-\d{2} / })
       .first(),
   ).toBeVisible();
   expect(errors).toEqual([]);
@@ -103,6 +107,7 @@ test("the home tile opens the demo study's visit summary with dates and availabl
 
 test("the grid scrolls by keyboard with the name column and the header kept in place", async ({ page }) => {
   await signIn(page, `/visit-summary/${demoStudyUuid}`);
+  await chooseSite(page, "BUD");
   const grid = page.getByRole("table", { name: "Visit summary" });
   await expect(grid.getByRole("row").nth(1)).toBeVisible();
   const area = page.getByRole("region", { name: "Visit summary grid" });
@@ -122,16 +127,89 @@ test("the grid scrolls by keyboard with the name column and the header kept in p
   expect((await name.boundingBox())?.y).toBe(headerTop);
 });
 
-test("an unknown study shows the empty grid and no message", async ({ page }) => {
+test("an unknown study says it was not found", async ({ page }) => {
   const logged: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") logged.push(message.text());
   });
   await signIn(page, "/visit-summary/std-00000000-0000-4000-8000-0000000000ff");
+  await chooseSite(page, "BUD");
   const grid = page.getByRole("table", { name: "Visit summary" });
   await expect(grid).toBeVisible();
   await expect(grid.getByRole("row")).toHaveCount(1);
+  await expect(page.getByText("Study not found")).toBeVisible();
   await expect(page.getByText("No patients in this study")).toHaveCount(0);
-  await expect(page.getByText(/not found/i)).toHaveCount(0);
   await expect.poll(() => logged.some((text) => text.includes("visit summary"))).toBe(true);
+});
+
+test("the grid colours each visit by its state with a legend, heads columns with day and window, and filters overdue patients", async ({
+  page,
+}) => {
+  const staff = await page.request.post("/api/auth", {
+    data: { username: "staff@example.com", password: "staff1234" },
+  });
+  expect(staff.ok()).toBeTruthy();
+  await page.goto(`/visit-summary/${demoStudyUuid}`);
+  await chooseSite(page, "BUD");
+  const grid = page.getByRole("table", { name: "Visit summary" });
+  await expect(grid.getByRole("row").nth(1)).toBeVisible();
+
+  // The legend, each entry in its state's colour; a cell of that state has the same colour.
+  const legend = page.getByRole("list", { name: "Legend" });
+  const entries = ["Done", "Out of window", "Booked", "Due", "Overdue", "Upcoming (expected date shown)"];
+  await expect(legend.getByRole("listitem")).toHaveText(entries);
+  const background = (locator: ReturnType<Page["locator"]>) =>
+    locator.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const overdueColour = await background(legend.getByRole("listitem").filter({ hasText: /^Overdue$/ }));
+  const doneColour = await background(legend.getByRole("listitem").filter({ hasText: /^Done$/ }));
+  expect(overdueColour).not.toBe(doneColour);
+  // The demo data has overdue and done visits at BUD.
+  const overdueCell = grid
+    .getByRole("cell")
+    .filter({ hasText: /Overdue$/ })
+    .first();
+  await expect(overdueCell).toBeVisible();
+  await expect(overdueCell).toHaveText(/^available/);
+  expect(await background(overdueCell)).toBe(overdueColour);
+  const doneCell = grid
+    .getByRole("cell")
+    .filter({ hasText: /^\d{4}-\d{2}-\d{2} Done$/ })
+    .first();
+  await expect(doneCell).toBeVisible();
+  expect(await background(doneCell)).toBe(doneColour);
+
+  // Plan visits say their day and window: the first is day 0.
+  await expect(grid.getByRole("columnheader").nth(3)).toContainText("Day 0");
+  await expect(grid.getByRole("columnheader").nth(4)).toContainText(/Day \d+|\+\d+ days/);
+
+  // Only the patients with an overdue visit: every row left has one.
+  const total = Number(await grid.getAttribute("aria-rowcount"));
+  await page.getByRole("checkbox", { name: "Only patients with overdue visits" }).click();
+  await expect(page).toHaveURL(/overdue=true/);
+  await expect.poll(async () => Number(await grid.getAttribute("aria-rowcount"))).toBeLessThan(total);
+  const rows = grid.getByRole("row").filter({ has: page.getByRole("rowheader") });
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.filter({ hasNot: page.getByRole("cell").filter({ hasText: /Overdue$/ }) })).toHaveCount(
+    0,
+  );
+});
+
+test("a study's detail page and the study picker open its visit summary", async ({ page }) => {
+  await signIn(page, "/studies");
+  await chooseSite(page, "BUD");
+  const api = await apiOf(page);
+  const study = await api.get(`/api/studies/${demoStudyUuid}`);
+  await page.goto(`/studies/${demoStudyUuid}`);
+  await page.getByRole("link", { name: "Open the visit summary" }).click();
+  await expect(page).toHaveURL(`/visit-summary/${demoStudyUuid}`);
+  await expect(page.getByRole("heading", { name: `Visit summary — ${study.workingName}` })).toBeVisible();
+
+  // The picker offers every study; another one opens its own grid.
+  await page.getByRole("combobox", { name: "Study", exact: true }).click();
+  const other = page.getByRole("option").filter({ hasNotText: study.workingName }).first();
+  const otherName = (await other.textContent()) as string;
+  await other.click();
+  await expect(page.getByRole("heading", { name: `Visit summary — ${otherName}` })).toBeVisible();
+  await expect(page).not.toHaveURL(`/visit-summary/${demoStudyUuid}`);
+  await expect(page.getByRole("table", { name: "Visit summary" })).toBeVisible();
 });

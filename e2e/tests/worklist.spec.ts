@@ -1,0 +1,84 @@
+import { chooseSite, expect, type Page, test } from "./fixtures";
+
+/** The demo site coordinator (README): assigned to BUD only. */
+const staff = { email: "staff@example.com", password: "staff1234" };
+
+async function signInAsStaff(page: Page, path: string) {
+  const response = await page.request.post("/api/auth", {
+    data: { username: staff.email, password: staff.password },
+  });
+  expect(response.ok()).toBeTruthy();
+  await page.goto(path);
+}
+
+/** Today in the browser, as the date field takes it. */
+const today = () => new Date().toLocaleDateString("sv-SE");
+
+test("a coordinator finds an overdue visit on the worklist, records it with Record visit and sees it leave the overdue list", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await signInAsStaff(page, "/");
+  await chooseSite(page, "BUD");
+
+  // Home: the active site's overdue visits, leading to the worklist filtered so.
+  const tile = page.getByRole("link", { name: /^\d+ Overdue visits$/ });
+  await expect(tile).toBeVisible();
+  const tileCount = Number((await tile.textContent())?.match(/\d+/)?.[0]);
+  expect(tileCount).toBeGreaterThan(0);
+
+  // The menu's Worklist: every chip with its count.
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Worklist" }).click();
+  await expect(page).toHaveURL(/\/worklist$/);
+  await expect(page.getByRole("heading", { name: "Worklist" })).toBeVisible();
+  for (const chip of ["Due", "Overdue", "Booked", "Upcoming \\(next 14 days\\)", "Out of window"])
+    await expect(page.getByRole("button", { name: new RegExp(`^${chip} \\d+$`) })).toBeVisible();
+  const table = page.getByRole("table", { name: "Worklist" });
+  for (const title of ["Patient", "Study", "Visit", "Window", "Expected", "State", "Booked for"])
+    await expect(table.getByRole("columnheader", { name: title, exact: true })).toBeVisible();
+
+  // Only the overdue visits, kept in the URL.
+  await page.getByRole("button", { name: /^Overdue \d+$/ }).click();
+  await expect(page).toHaveURL(/\/worklist\?state=overdue$/);
+  const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.filter({ hasNotText: "Overdue" })).toHaveCount(0);
+  const row = rows.first();
+  const cells = row.getByRole("cell");
+  const barcode = (await cells.nth(0).textContent())?.match(/[A-Z0-9]+-\d{6}/)?.[0] as string;
+  const visitName = (await cells.nth(2).textContent()) as string;
+  expect(barcode).toBeTruthy();
+  await expect(cells.nth(3)).toHaveText(/^\d{1,2} [A-Z][a-z]{2}( \d{4})? – \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+
+  // Record visit: the form opens with patient, study and visit chosen and their planned window.
+  await row.getByRole("link", { name: /^Record visit/ }).click();
+  await expect(page).toHaveURL(/\/patient-visits\/.*returnTo=/);
+  const select = (label: string) => page.getByRole("combobox", { name: label, exact: true });
+  await expect(select("Patient")).toContainText(barcode);
+  await expect(select("Visit")).toContainText(visitName);
+  await expect(page.getByText(/^Planned window: .+ \(expected .+\)$/)).toBeVisible();
+  // Today is after an overdue visit's window: an amber note, and Save still works.
+  await page.getByLabel("Visit date").fill(today());
+  await expect(page.getByText("Outside the planned window")).toBeVisible();
+  await select("Visit status").click();
+  await page.getByRole("option", { name: "COMPLETED" }).click();
+  await select("Visit result").click();
+  await page.getByRole("option", { name: "OK" }).click();
+  await page.getByRole("button", { name: "Save" }).click();
+
+  // Back on the same worklist page, and the visit is no longer overdue.
+  await expect(page).toHaveURL(/\/worklist\?state=overdue$/);
+  await page.getByRole("searchbox", { name: "Search" }).fill(barcode);
+  await expect(page).toHaveURL(/search/i);
+  await expect(
+    table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
+  ).toHaveCount(0);
+  // Done late, it is now out of window.
+  await page.getByRole("button", { name: /^Overdue \d+$/ }).click();
+  await page.getByRole("button", { name: /^Out of window \d+$/ }).click();
+  const late = table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName });
+  await expect(late).toHaveCount(1);
+  await expect(late).toContainText("Out of window");
+  expect(errors).toEqual([]);
+});
