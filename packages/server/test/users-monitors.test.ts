@@ -2,12 +2,21 @@ import type { AuditEvent, ListData, Monitor, User } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
-import { ownAdminFlagMessage, ownDeactivationMessage } from "../src/resources/users/users.resource";
+import {
+  lastAdminDeleteMessage,
+  lastAdminMessage,
+  ownAdminFlagMessage,
+  ownDeactivationMessage,
+} from "../src/resources/users/users.resource";
 import { wrongCurrentPasswordMessage } from "../src/resources/users/users.routes";
-import { createSite, monitorInput, userInput } from "../src/seed/factories";
+import { createSite, userInput as factoryUserInput, monitorInput } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 
 const tooShort = "Password is too short. It should be at least 8 characters.";
+const tooCommon = "Password is too common. Please choose one that is harder to guess.";
+/** The factory's user with a password that is not on the common-password list. */
+const userInput = (overrides: Parameters<typeof factoryUserInput>[0] = {}) =>
+  factoryUserInput({ password: "Tidy-Heron-417", password2: "Tidy-Heron-417", ...overrides });
 
 describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
   let t: TestApp;
@@ -219,6 +228,63 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
     });
   });
 
+  describe("password reset and common passwords", () => {
+    it("ends every sign-in of a user whose password an administrator resets", async () => {
+      const input = userInput();
+      const created = await call<User>("POST", "/api/users", input);
+      const session = await t.signIn(input.email, input.password as string);
+      const other = await t.signIn(input.email, input.password as string);
+      const reset = await call<User>("PUT", `/api/users/${input.uuid}`, {
+        ...created.body.data,
+        password: "Fresh-Otter-903",
+        password2: "Fresh-Otter-903",
+      });
+      expect(reset.status).toBe(200);
+      expect((await refreshWith(session)).status).toBe(401);
+      expect((await refreshWith(other)).status).toBe(401);
+      await expect(t.signIn(input.email, "Fresh-Otter-903")).resolves.toBeTruthy();
+      // An edit that keeps the password leaves the sessions alone.
+      const fresh = await t.signIn(input.email, "Fresh-Otter-903");
+      const latest = await call<User>("GET", `/api/users/${input.uuid}`);
+      await call("PUT", `/api/users/${input.uuid}`, {
+        ...latest.body.data,
+        profile: { firstName: "New", lastName: "Name" },
+      });
+      expect((await refreshWith(fresh)).status).toBe(200);
+    });
+
+    it("refuses a common password after the length rule, on create, reset and own change", async () => {
+      const common = await call(
+        "POST",
+        "/api/users",
+        userInput({ password: "password123", password2: "password123" }),
+      );
+      expect(common.status).toBe(400);
+      expect(common.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
+      const short = await call("POST", "/api/users", userInput({ password: "qwerty", password2: "qwerty" }));
+      expect(short.body.header.fieldErrors).toEqual([{ field: "password", message: tooShort }]);
+
+      const input = userInput();
+      const created = await call<User>("POST", "/api/users", input);
+      const reset = await call("PUT", `/api/users/${input.uuid}`, {
+        ...created.body.data,
+        password: "Sunshine1",
+        password2: "Sunshine1",
+      });
+      expect(reset.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
+
+      const session = await t.signIn(input.email, input.password as string);
+      const own = await call(
+        "POST",
+        "/api/me/password",
+        { currentPassword: input.password, password: "iloveyou1", password2: "iloveyou1" },
+        session,
+      );
+      expect(own.status).toBe(400);
+      expect(own.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
+    });
+  });
+
   describe("change password", () => {
     const change = (session: Session, payload: object) =>
       call<{ changed: boolean }>("POST", "/api/me/password", payload, session);
@@ -372,5 +438,74 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
         new: "changed",
       });
     });
+  });
+});
+
+describe.each(databaseKinds)("the last active administrator on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it("cannot be deactivated, demoted or deleted, even by two administrators at the same moment", async () => {
+    const first = await t.signedInUser({ isAdmin: true });
+    const second = await t.signedInUser({ isAdmin: true });
+    const read = async (id: number) =>
+      (await t.request<User>({ method: "GET", url: `/api/users/${id}`, session: first })).body.data;
+    const [a, b] = [await read(first.userId), await read(second.userId)];
+    // Each deactivates the other at once: one of them must stay.
+    const [byFirst, bySecond] = await Promise.all([
+      t.request({
+        method: "PUT",
+        url: `/api/users/${b.uuid}`,
+        session: first,
+        payload: { ...b, isActive: false },
+      }),
+      t.request({
+        method: "PUT",
+        url: `/api/users/${a.uuid}`,
+        session: second,
+        payload: { ...a, isActive: false },
+      }),
+    ]);
+    const statuses = [byFirst.status, bySecond.status].sort();
+    expect(statuses).toEqual([200, 400]);
+    const refused = byFirst.status === 400 ? byFirst : bySecond;
+    expect(refused.body.header.fieldErrors).toEqual([{ field: "isActive", message: lastAdminMessage }]);
+    const [survivor, gone] = byFirst.status === 200 ? [first, b] : [second, a];
+    const active = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from users where is_admin and is_active`,
+    );
+    expect(active[0].n).toBe(1);
+
+    // The survivor is now the last one: a third administrator cannot demote or remove them.
+    const third = await t.signedInUser({ isAdmin: true });
+    const last = await t.request<User>({
+      method: "GET",
+      url: `/api/users/${survivor.userId}`,
+      session: third,
+    });
+    const demote = await t.request({
+      method: "PUT",
+      url: `/api/users/${last.body.data.uuid}`,
+      session: third,
+      payload: { ...last.body.data, isAdmin: false },
+    });
+    expect(demote.status).toBe(200); // the third is an active administrator too
+    const thirdRecord = await t.request<User>({
+      method: "GET",
+      url: `/api/users/${third.userId}`,
+      session: third,
+    });
+    const remove = await t.request({
+      method: "DELETE",
+      url: `/api/users/${thirdRecord.body.data.uuid}`,
+      session: third,
+    });
+    expect(remove.status).toBe(409);
+    expect(remove.body.header.errorMessage).toBe(lastAdminDeleteMessage);
+    expect(gone.isAdmin).toBe(true);
   });
 });
