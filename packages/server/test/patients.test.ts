@@ -87,6 +87,14 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     expect(untyped.body.header.fieldErrors).toEqual([
       { field: "contacts.0.contactType", message: "Contact type is required" },
     ]);
+    const email = await create({
+      ...input,
+      contacts: [{ id: null, contactType: "EMAIL", value: "not an email", notes: null }],
+    });
+    expect(email.status).toBe(400);
+    expect(email.body.header.fieldErrors).toEqual([
+      { field: "contacts.0.value", message: "Email is not valid" },
+    ]);
     const noSite = await create({ ...input, recorderSiteId: null });
     expect(noSite.body.header.fieldErrors).toEqual([
       { field: "recorderSiteId", message: "Please select a site first" },

@@ -27,6 +27,31 @@ describe("patients", () => {
     expect(validatePatient(named())).toEqual({});
   });
 
+  it("refuses an e-mail contact that is not an e-mail address, on its value", () => {
+    const withContacts = (contacts: object[]) => ({ ...named(), contacts }) as never;
+    expect(
+      validatePatient(
+        withContacts([
+          { id: null, contactType: "PHONE", value: "+36 1 234 5678", notes: "" },
+          { id: null, contactType: "EMAIL", value: "not an email", notes: "" },
+        ]),
+      ),
+    ).toEqual({ "contacts.1.value": "Email is not valid" });
+    expect(
+      validatePatient(
+        withContacts([{ id: null, contactType: "EMAIL", value: "anna@example.com", notes: "" }]),
+      ),
+    ).toEqual({});
+  });
+
+  it("normalises phones on save as numbers of the site's country", () => {
+    const patient = {
+      ...named(),
+      contacts: [{ id: null, contactType: "PHONE" as const, value: "06 30 123 4567", notes: "" }],
+    };
+    expect(preparePatientForSave(patient, "HU").contacts?.[0].value).toBe("+36 30 123 4567");
+  });
+
   it("given the age bounds, refuses a birth date outside them", () => {
     const rule = birthDateRule("2026-11-23", 18, 100);
     const born = (birthDate: string) => ({

@@ -14,7 +14,7 @@ import {
   type Sex,
   sexValues,
 } from "../constants";
-import { contactNotesInput, contactValueInput, normalizePhone } from "../rules/contacts";
+import { contactNotesInput, contactValueInput, isEmail, normalizePhone } from "../rules/contacts";
 import { type BirthDateRule, birthDateError, birthDateMask } from "../rules/dates";
 import { idRef, recordMeta, text } from "../schema";
 import { type FieldErrors, required, validator } from "../validation";
@@ -128,6 +128,8 @@ export type PatientInput = z.infer<typeof patientSchema>;
 export type PatientContactInput = PatientInput["contacts"][number];
 type PatientForm = Partial<PatientInput>;
 
+export const emailContactInvalidMessage = "Email is not valid";
+
 const requiredPatientFields = validator<PatientForm>(
   required("patientDetail.firstName", "First name is required"),
   required("patientDetail.lastName", "Last name is required"),
@@ -139,6 +141,11 @@ const requiredPatientFields = validator<PatientForm>(
  */
 export function validatePatient(data: PatientForm, birthDates?: BirthDateRule): FieldErrors {
   const errors = requiredPatientFields(data);
+  // An e-mail contact must look like one (issue 15), on the client and the server alike.
+  data.contacts?.forEach((contact, index) => {
+    if (contact.contactType === "EMAIL" && contact.value?.trim() && !isEmail(contact.value))
+      errors[`contacts.${index}.value`] = emailContactInvalidMessage;
+  });
   const birthDate = birthDates ? birthDateError(data.patientDetail?.birthDate, birthDates) : null;
   if (birthDate) errors["patientDetail.birthDate"] = birthDate;
   return errors;
@@ -171,11 +178,12 @@ export function normalizePatient<T extends PatientForm>(data: T): T {
 const isBlankContact = (contact: PatientContactInput) => !contact.value.trim() && !contact.notes?.trim();
 
 /**
- * What is saved, after the masks: phone numbers normalised as on blur, e-mails trimmed, contacts
+ * What is saved, after the masks: phone numbers normalised as on blur (local ones read as numbers of
+ * `phoneCountry`, the site's country), e-mails trimmed, contacts
  * with neither value nor notes left out (the form starts with one empty phone contact), an
  * emptied birth date is no date. Not for keystrokes: it trims and removes.
  */
-export function preparePatientForSave<T extends PatientForm>(data: T): T {
+export function preparePatientForSave<T extends PatientForm>(data: T, phoneCountry?: string | null): T {
   const next = normalizePatient(data);
   if (next.patientDetail?.birthDate === "") next.patientDetail = { ...next.patientDetail, birthDate: null };
   if (next.contacts) {
@@ -183,7 +191,10 @@ export function preparePatientForSave<T extends PatientForm>(data: T): T {
       .filter((contact) => !isBlankContact(contact))
       .map((contact) => ({
         ...contact,
-        value: contact.contactType === "PHONE" ? normalizePhone(contact.value) : contact.value.trim(),
+        value:
+          contact.contactType === "PHONE"
+            ? normalizePhone(contact.value, phoneCountry)
+            : contact.value.trim(),
       }));
   }
   return next;

@@ -46,7 +46,36 @@ describe("phone contact", () => {
     let value = "";
     for (const ch of "0036 (30) 123-4567") value = phoneInput(value + ch);
     expect(value).toBe("0036 30 1234567");
-    expect(normalizePhone(value)).toBe("+36 30 1234567");
+    // A number the phone library knows is grouped as it writes it.
+    expect(normalizePhone(value)).toBe("+36 30 123 4567");
+  });
+
+  it("reads a local number as one of the site's country (issue 15)", () => {
+    expect(normalizePhone("06 30 123 4567", "HU")).toBe("+36 30 123 4567");
+    expect(normalizePhone("30 123 4567", "HU")).toBe("+36 30 123 4567");
+    expect(normalizePhone("01 234 5678", "AT")).toBe("+43 1 2345678");
+    // An international number stays in its own country, whatever the site's.
+    expect(normalizePhone("+48 123 456 789", "HU")).toBe("+48 12 345 67 89");
+    expect(normalizePhone("0048 123 456 789", "HU")).toBe("+48 12 345 67 89");
+    // Without a country, or when the number cannot be one of it, the old rule: + in front.
+    expect(normalizePhone("30 123 4567")).toBe("+30 123 4567");
+    expect(normalizePhone("36 30 123 4567", "HU")).toBe("+36 30 123 4567");
+    expect(normalizePhone("06 30 123 4567", "XX")).toBe("+06 30 123 4567");
+  });
+
+  it("keeps the spec's rules with a country too: stable, digits, plus and spaces, at most 18", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..."0123456789 +"), maxLength: 22 }),
+        fc.constantFrom("HU", "AT", "US", "PL"),
+        (typed, country) => {
+          const phone = normalizePhone(typed, country);
+          expect(normalizePhone(phone, country)).toBe(phone);
+          expect(phone).toMatch(/^(\+[\d ]*)?$/);
+          expect(phone.length).toBeLessThanOrEqual(18);
+        },
+      ),
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js";
 import {
   type ContactType,
   contactNotesMaxLength,
@@ -11,25 +12,53 @@ export function phoneInput(value: string): string {
 }
 
 /**
- * A phone number as it is kept, applied when the field loses focus (spec §5):
- * - a leading 00 becomes + ("0036 1 234" → "+36 1 234"), and so does "+00" (a typed 00 after an
- *   automatic +);
- * - it always starts with + ("36 1 234" → "+36 1 234"), and has no other plus; empty stays empty;
+ * A phone number as it is kept, applied when the field loses focus and on save (spec §5), read by
+ * libphonenumber-js so local formats become the right international number (issue 15):
+ * - a leading 00 becomes + ("0036 1 234" → "+36 1 234"), and so does "+00"; a plus belongs only in
+ *   front; empty stays empty;
+ * - a number without + is read as a number of `defaultCountry` (the site's country) when it can be
+ *   one: in Hungary "06 30 123 4567" and "30 123 4567" are "+36 30 123 4567", not "+06 …" or "+30"
+ *   (Greece). Otherwise, and without a country, it gets a + in front ("36 1 234" → "+36 1 234");
+ * - a number the library knows is written in its international format, spaces as it groups them,
+ *   when that fits in 18 characters; others keep the user's spacing;
  * - "the country code padded to two digits": the country code is the digits between + and the
- *   first space; a one-digit code gets a leading zero ("+1 555 0100" → "+01 555 0100"). Without a
- *   space the code cannot be told from the number, so nothing is padded. Padding is skipped when it
- *   would push the number past 18 characters, so no digit is ever cut off.
- * Running it again changes nothing. It trims, so it is for blur and save; keystrokes use phoneInput.
+ *   first space; a one-digit code gets a leading zero ("+1 555 0100" → "+01 555 0100"), unless that
+ *   would pass 18 characters. Without a space the code cannot be told from the number.
+ * The result has only digits, plus and spaces and at most 18 characters, and running it again
+ * changes nothing. It trims, so it is for blur and save; keystrokes use phoneInput.
  */
-export function normalizePhone(value: string): string {
+export function normalizePhone(value: string, defaultCountry?: string | null): string {
   let phone = phoneInput(value).trim();
   if (phone === "") return "";
-  // A plus belongs only in front.
-  phone = phone.charAt(0) + phone.slice(1).replace(/\+/g, "");
-  phone = phone.replace(/^\+?00/, "+");
-  if (!phone.startsWith("+")) phone = `+${phone}`;
-  const padded = phone.replace(/^\+(\d) /, "+0$1 ");
+  phone = (phone.charAt(0) + phone.slice(1).replace(/\+/g, "")).trim();
+  phone = phone.replace(/^\+?(?:00)+/, "+");
+  const local = !phone.startsWith("+") && defaultCountry ? readPhone(phone, defaultCountry) : null;
+  if (local) phone = local;
+  else {
+    if (!phone.startsWith("+")) phone = `+${phone}`;
+    phone = readPhone(phone) ?? phone;
+  }
+  // No country code starts with 0, so "+0 …" is not padded (it would read as a 00 prefix next time).
+  const padded = phone.replace(/^\+([1-9]) /, "+0$1 ");
   return (padded.length <= phoneContactMaxLength ? padded : phone).slice(0, phoneContactMaxLength);
+}
+
+/**
+ * The international format of a number the library finds possible (its length fits), if it fits in
+ * 18 characters. An international number keeps its digits (only the grouping may change); a local
+ * one is taken only when its international form reads back the same, so normalizing is stable.
+ */
+function readPhone(text: string, country?: string): string | null {
+  const code = country?.toUpperCase();
+  if (code && !isSupportedCountry(code)) return null;
+  const parsed = parsePhoneNumberFromString(text, code as CountryCode | undefined);
+  if (!parsed?.isPossible()) return null;
+  const formatted = parsed.formatInternational();
+  const phone = formatted.length <= phoneContactMaxLength ? formatted : parsed.number;
+  if (phone.length > phoneContactMaxLength || !/^\+[\d ]+$/.test(phone)) return null;
+  const digits = (value: string) => value.replace(/\D/g, "");
+  if (code) return readPhone(phone) === phone ? phone : null;
+  return digits(phone) === digits(text) ? phone : null;
 }
 
 /** The value input of a contact: the phone mask for PHONE, cut to 60 characters for EMAIL. */

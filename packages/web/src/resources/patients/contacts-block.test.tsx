@@ -5,11 +5,16 @@ import { useState } from "react";
 import { describe, expect, it } from "vitest";
 import { ContactsBlock } from "./contacts-block";
 
-function Harness({ initial }: { initial?: PatientContactInput[] }) {
+function Harness({ initial, phoneCountry }: { initial?: PatientContactInput[]; phoneCountry?: string }) {
   const [contacts, setContacts] = useState<PatientContactInput[] | undefined>(initial);
   return (
     <>
-      <ContactsBlock contacts={contacts} errors={{ "contacts.0.notes": "Too long" }} onChange={setContacts} />
+      <ContactsBlock
+        contacts={contacts}
+        errors={{ "contacts.0.notes": "Too long" }}
+        onChange={setContacts}
+        phoneCountry={phoneCountry}
+      />
       <output>{JSON.stringify(contacts ?? null)}</output>
     </>
   );
@@ -55,7 +60,8 @@ describe("the patient's contacts block", () => {
     await user.type(value, "0036 (30) 123-4567");
     expect(value).toHaveValue("0036 30 1234567");
     await user.tab();
-    expect(value).toHaveValue("+36 30 1234567");
+    // Grouped as the phone library writes the number.
+    expect(value).toHaveValue("+36 30 123 4567");
     await user.clear(value);
     await user.type(value, "1 555 0100 2222 33334444");
     expect(value).toHaveValue("1 555 0100 2222 33");
@@ -64,6 +70,19 @@ describe("the patient's contacts block", () => {
     await user.tab();
     expect(value).toHaveValue("+01 555 0100");
     expect(saved()[0].value).toBe("+01 555 0100");
+  });
+
+  it("reads a local number as one of the site's country on blur: 06 30 … in Hungary is +36 30 …", async () => {
+    const user = userEvent.setup();
+    render(<Harness phoneCountry="HU" />);
+    const value = screen.getByRole("textbox", { name: "Contact 1 value" });
+    await user.type(value, "06 30 123 4567");
+    await user.tab();
+    expect(value).toHaveValue("+36 30 123 4567");
+    await user.clear(value);
+    await user.type(value, "30 123 4567");
+    await user.tab();
+    expect(value).toHaveValue("+36 30 123 4567");
   });
 
   it("cuts an e-mail at 60 and notes at 200, and shows a contact's error", async () => {

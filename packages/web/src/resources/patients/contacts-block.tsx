@@ -34,11 +34,14 @@ export function ContactsBlock({
   errors,
   onChange,
   disabled,
+  phoneCountry,
 }: {
   contacts: PatientContactInput[] | undefined;
   errors: FieldErrors;
   onChange: (contacts: PatientContactInput[]) => void;
   disabled?: boolean;
+  /** The site's country: a local phone number is read as one of it ("06 30 …" in HU is +36 30 …). */
+  phoneCountry?: string | null;
 }) {
   const contacts = shownContacts(given);
   const change = (index: number, patch: Partial<PatientContactInput>) =>
@@ -90,7 +93,7 @@ export function ContactsBlock({
                   }
                   onBlur={() => {
                     if (!isPhone) return;
-                    const phone = normalizePhone(contact.value);
+                    const phone = normalizePhone(contact.value, phoneCountry);
                     if (phone !== contact.value) change(index, { value: phone });
                   }}
                 />

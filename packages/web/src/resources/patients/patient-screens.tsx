@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import {
   birthDateBounds,
   birthDateRule,
@@ -11,6 +12,7 @@ import {
   patientName,
   patientStatuses,
   preparePatientForSave,
+  type Site,
   type SiteOption,
   sexes,
   statusDetailsMaxLength,
@@ -18,6 +20,7 @@ import {
   validatePatient,
 } from "@trialdesk/domain";
 import { type ReactNode, useMemo } from "react";
+import { api } from "../../api/client";
 import { getConfig } from "../../app/config";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
@@ -137,7 +140,7 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
 );
 
 /** The patient editor's layout; every change goes through the generic form state's actions. */
-function PatientFields({ form }: { form: FormApi<Form> }) {
+function PatientFields({ form, phoneCountry }: { form: FormApi<Form>; phoneCountry: string | null }) {
   const { minimumPatientAge, maximumPatientAge } = getConfig();
   const bounds = birthDateBounds(toIsoDate(new Date()), minimumPatientAge, maximumPatientAge);
   const field = (spec: FieldSpec) => <FormField key={spec.name} spec={spec} form={form} />;
@@ -152,6 +155,7 @@ function PatientFields({ form }: { form: FormApi<Form> }) {
           contacts={form.formData.contacts as PatientContactInput[] | undefined}
           errors={form.errors}
           onChange={(contacts) => form.setPart("contacts", contacts)}
+          phoneCountry={phoneCountry}
         />
       </div>
       <Section title="Address">
@@ -165,7 +169,7 @@ function PatientFields({ form }: { form: FormApi<Form> }) {
   );
 }
 
-const formOf = (site: SiteOption): FormDescription<Form> => ({
+const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<Form> => ({
   resource: "patients",
   title: "Patient",
   createTitle: "Add Patient",
@@ -178,8 +182,8 @@ const formOf = (site: SiteOption): FormDescription<Form> => ({
     return validatePatient(data, birthDateRule(toIsoDate(new Date()), minimumPatientAge, maximumPatientAge));
   },
   // Phones normalised, empty contacts left out, and the record is the active site's (spec §4 Patient).
-  prepare: (data) => ({ ...preparePatientForSave(data), recorderSiteId: site.id }),
-  fields: (form) => <PatientFields form={form} />,
+  prepare: (data) => ({ ...preparePatientForSave(data, phoneCountry), recorderSiteId: site.id }),
+  fields: (form) => <PatientFields form={form} phoneCountry={phoneCountry} />,
 });
 
 const show = (value: string | null | undefined) => value || "—";
@@ -236,9 +240,21 @@ export function List() {
   return description ? <ListScreen description={description} /> : <NoSiteChosen />;
 }
 
+/** The active site's country, the default region of its patients' local phone numbers (issue 15). */
+function useSiteCountry(site: SiteOption | null): string | null {
+  const { data } = useQuery({
+    queryKey: ["sites", site?.uuid, "country"],
+    queryFn: () => api.get<Site>(`sites/${site?.uuid}`),
+    enabled: Boolean(site),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return data?.countryCode ?? null;
+}
+
 export function Form() {
   const { site } = useActiveSite();
-  const description = useMemo(() => (site ? formOf(site) : null), [site]);
+  const country = useSiteCountry(site);
+  const description = useMemo(() => (site ? formOf(site, country) : null), [site, country]);
   return description ? <FormScreen description={description} /> : <NoSiteChosen />;
 }
 
