@@ -268,6 +268,26 @@ describe("VisitSummaryScreen", () => {
     expect(within(row).getByRole("rowheader", { name: "Kiss Anna" }).style.left).toBe("168px");
   });
 
+  it("keeps only Name in place on a phone, so the visit columns can be seen (issue 15, bug 2)", async () => {
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: query === "(max-width: 639px)",
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    answer(summary);
+    open();
+    const table = await screen.findByRole("table", { name: "Visit summary" });
+    const [nr, screenNr, name] = within(table).getAllByRole("columnheader");
+    expect(nr.style.left).toBe("auto");
+    expect(screenNr.style.left).toBe("auto");
+    expect(name.style.left).toBe("0px");
+    // The three fixed columns take less than half of a 390 px screen.
+    const fixed = [nr, screenNr, name].reduce((sum, h) => sum + Number.parseInt(h.style.width, 10), 0);
+    expect(fixed).toBeLessThan(300);
+    expect(within(table).getByRole("rowheader", { name: "Kiss Anna" }).style.left).toBe("0px");
+  });
+
   it("renders only the rows in view of a long study, and the scroll area takes the keyboard", async () => {
     const many: VisitSummaryProfile[] = Array.from({ length: 2000 }, (_, i) =>
       profile({

@@ -17,7 +17,7 @@ import {
   visitTypes,
   windowText,
 } from "@trialdesk/domain";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { useActiveSite } from "../../app/site";
@@ -30,12 +30,35 @@ import { visitStateColors } from "../worklist/visit-state";
 
 /** Every row has this height, so the virtualiser can place 2,000 rows without measuring them. */
 const rowHeight = 36;
+type FixedColumn = { title: string; width: number; left: number | "auto" };
 /** The sticky columns (Nr., Screen Nr, Name): widths and their left offsets while scrolling sideways. */
-const sticky = [
+const wideColumns: FixedColumn[] = [
   { title: "Nr.", width: 56, left: 0 },
   { title: "Screen Nr", width: 112, left: 56 },
   { title: "Name", width: 208, left: 168 },
-] as const;
+];
+/**
+ * On a phone (below 640 px) the three would fill the screen (issue 15, bug 2): only Name stays put,
+ * narrower; Nr. and Screen Nr scroll away with the visit columns.
+ */
+const narrowColumns: FixedColumn[] = [
+  { title: "Nr.", width: 40, left: "auto" },
+  { title: "Screen Nr", width: 88, left: "auto" },
+  { title: "Name", width: 150, left: 0 },
+];
+const narrowQuery = "(max-width: 639px)";
+
+/** Whether the screen is phone-narrow, following resizes; wide where matchMedia is missing. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      const media = window.matchMedia?.(narrowQuery);
+      media?.addEventListener?.("change", listener);
+      return () => media?.removeEventListener?.("change", listener);
+    },
+    () => window.matchMedia?.(narrowQuery).matches ?? false,
+  );
+}
 const visitColumnWidth = 152;
 
 /** A visit column's second header line, as the visit screens write types: "20 Screening". */
@@ -44,7 +67,6 @@ export const visitTypeText = (visit: VisitSummaryVisit) =>
 
 const patientName = (profile: VisitSummaryProfile) => `${profile.lastName} ${profile.firstName}`;
 
-const stickyStyle = (index: number) => ({ left: sticky[index].left, width: sticky[index].width });
 const cell = "h-9 border-b border-gray-100 px-3 whitespace-nowrap";
 const stickyCell = `${cell} sticky z-[1] bg-white`;
 const headerCell = "sticky top-0 z-[2] border-b border-gray-200 bg-gray-100 px-3 py-2 text-xs text-gray-700";
@@ -203,6 +225,8 @@ function SummaryGrid({
   columns: VisitSummaryVisit[];
   profiles: VisitSummaryProfile[];
 }) {
+  const sticky = useNarrow() ? narrowColumns : wideColumns;
+  const stickyStyle = (index: number) => ({ left: sticky[index].left, width: sticky[index].width });
   const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: profiles.length,

@@ -108,6 +108,7 @@ const listOf = (
     {
       key: "patientName",
       title: "Patient",
+      className: "whitespace-nowrap",
       format: (row) => (
         <span className="flex flex-col">
           <span className="text-xs text-gray-600 tabular-nums">{row.barcode}</span>
@@ -115,7 +116,7 @@ const listOf = (
         </span>
       ),
     },
-    { key: "studyName", title: "Study" },
+    { key: "studyName", title: "Study", className: "whitespace-nowrap" },
     { key: "visitName", title: "Visit" },
     // Ordered by the window's end (the server's only order); the header flips it.
     {
