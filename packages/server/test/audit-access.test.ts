@@ -1,0 +1,194 @@
+import type { AuditEvent } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resources } from "../src/app";
+import { queryRows } from "../src/db/client";
+import {
+  createPartner,
+  createPatient,
+  createSite,
+  createStudy,
+  createStudy as createStudyRow,
+  createTherapyArea,
+  createTherapyCategory,
+  createVisit,
+  monitorInput,
+  partnerInput,
+  patientInput,
+  patientVisitInput,
+  projectInput,
+  siteInput,
+  studyInput,
+  studyPatientInput,
+  studyplanInput,
+  therapyAreaInput,
+  therapyCategoryInput,
+  userInput,
+  visitInput,
+} from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { setUpProject } from "./study-setup";
+
+type Role = "admin" | "staffA" | "staffB";
+/** What a role gets for a record's history: the events, none (out of its sites), or 403. */
+type Outcome = "events" | "none" | 403;
+
+describe.each(databaseKinds)("record history behind the record's access on %s", (kind) => {
+  let t: TestApp;
+  let sessions: Record<Role, Session>;
+  let siteA: { id: number };
+  const records: Record<string, string> = {};
+
+  const post = async (resource: string, payload: object) => {
+    const res = await t.request<{ uuid: string }>({
+      method: "POST",
+      url: `/api/${resource}`,
+      session: sessions.admin,
+      payload,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.uuid;
+  };
+  const remove = async (resource: string, uuid: string) =>
+    expect(
+      (await t.request({ method: "DELETE", url: `/api/${resource}/${uuid}`, session: sessions.admin }))
+        .status,
+    ).toBe(200);
+  const history = (role: Role, resource: string, uuid: string) =>
+    t.request<{ items: AuditEvent[] }>({
+      method: "GET",
+      url: `/api/audit?resource=${resource}&uuid=${uuid}`,
+      session: sessions[role],
+    });
+  const outcome = async (role: Role, resource: string, uuid: string): Promise<Outcome> => {
+    const res = await history(role, resource, uuid);
+    if (res.status === 403) return 403;
+    expect(res.status).toBe(200);
+    return res.body.data.items.length > 0 ? "events" : "none";
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    siteA = await createSite(t.database.db);
+    const siteB = await createSite(t.database.db);
+    sessions = {
+      admin: await t.signedInUser({ isAdmin: true }),
+      staffA: await t.signedInUser({ siteIds: [siteA.id] }),
+      staffB: await t.signedInUser({ siteIds: [siteB.id] }),
+    };
+    const project = await setUpProject(t, "AUD-TEST-001");
+    const study = await createStudy(t.database.db, project as never);
+    const visit = await createVisit(t.database.db, study.id);
+
+    records.patients = await post("patients", patientInput(siteA.id));
+    const [patient] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from patients where uuid = ${records.patients}`,
+    );
+    records["study-patients"] = await post(
+      "study-patients",
+      studyPatientInput({ patientId: patient.id, studyId: study.id }),
+    );
+    records["patient-visits"] = await post(
+      "patient-visits",
+      patientVisitInput({ patientId: patient.id, studyId: study.id, visitId: visit.id }),
+    );
+    records.users = await post(
+      "users",
+      userInput({ password: "Tidy-Heron-417", password2: "Tidy-Heron-417" }),
+    );
+    records.monitors = await post("monitors", monitorInput());
+    records.sites = await post("sites", siteInput());
+    records["therapy-categories"] = await post("therapy-categories", therapyCategoryInput());
+    const category = await createTherapyCategory(t.database.db);
+    records["therapy-areas"] = await post("therapy-areas", therapyAreaInput(category.id));
+    records.partners = await post("partners", partnerInput());
+    const area = await createTherapyArea(t.database.db, category.id);
+    const [cro, sponsor] = [
+      await createPartner(t.database.db, { cro: true }),
+      await createPartner(t.database.db, { sponsor: true }),
+    ];
+    const refs = { croId: cro.id, sponsorId: sponsor.id, therapyAreaId: area.id, siteIds: [siteA.id] };
+    records.projects = await post("projects", projectInput(refs));
+    const planned = await createStudyRow(t.database.db, project as never, { variant: "SUB-STUDY" });
+    records.studies = await post("studies", studyInput(project as never, { variant: "SECONDARY" }));
+    records.visits = await post("visits", visitInput(planned.id));
+    const planVisits = [
+      await createVisit(t.database.db, planned.id),
+      await createVisit(t.database.db, planned.id),
+    ];
+    records.studyplans = await post(
+      "studyplans",
+      studyplanInput(
+        planned,
+        planVisits.map((v) => v.id),
+        [[7, 1, 1]],
+      ),
+    );
+  });
+  afterAll(() => t.close());
+
+  const expected: Record<string, Record<Role, Outcome>> = {
+    patients: { admin: "events", staffA: "events", staffB: "none" },
+    "study-patients": { admin: "events", staffA: "events", staffB: "none" },
+    "patient-visits": { admin: "events", staffA: "events", staffB: "none" },
+    users: { admin: "events", staffA: 403, staffB: 403 },
+    monitors: { admin: "events", staffA: 403, staffB: 403 },
+    sites: { admin: "events", staffA: "events", staffB: "events" },
+    "therapy-categories": { admin: "events", staffA: "events", staffB: "events" },
+    "therapy-areas": { admin: "events", staffA: "events", staffB: "events" },
+    partners: { admin: "events", staffA: "events", staffB: "events" },
+    projects: { admin: "events", staffA: "events", staffB: "events" },
+    studies: { admin: "events", staffA: "events", staffB: "events" },
+    visits: { admin: "events", staffA: "events", staffB: "events" },
+    studyplans: { admin: "events", staffA: "events", staffB: "events" },
+  };
+
+  it("covers every resource", () => {
+    expect(Object.keys(expected).sort()).toEqual(resources.map((r) => r.name).sort());
+  });
+
+  it("answers each resource's history only to the roles and sites that may read the record", async () => {
+    const seen: Record<string, Record<Role, Outcome>> = {};
+    for (const resource of Object.keys(expected)) {
+      seen[resource] = {} as Record<Role, Outcome>;
+      for (const role of ["admin", "staffA", "staffB"] as Role[])
+        seen[resource][role] = await outcome(role, resource, records[resource]);
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it("never shows another site's patient values (SSN, notes …) in any answer", async () => {
+    const res = await history("staffB", "patients", records.patients);
+    expect(JSON.stringify(res.body)).not.toMatch(/patientDetail|ssn/i);
+  });
+
+  it("keeps a deleted patient's history behind its site: the visit, the assignment and the patient", async () => {
+    await remove("patient-visits", records["patient-visits"]);
+    await remove("study-patients", records["study-patients"]);
+    await remove("patients", records.patients);
+    for (const resource of ["patient-visits", "study-patients", "patients"]) {
+      const rows = await queryRows<{ site_id: number | null; action: string }>(
+        t.database.db,
+        sql`select site_id, action from audit_events where resource = ${resource} and uuid = ${records[resource]}`,
+      );
+      expect(rows.map((r) => r.action).sort()).toEqual(["create", "delete"]);
+      expect(rows.every((r) => r.site_id === siteA.id)).toBe(true);
+      expect(await outcome("admin", resource, records[resource])).toBe("events");
+      expect(await outcome("staffA", resource, records[resource])).toBe("events");
+      expect(await outcome("staffB", resource, records[resource])).toBe("none");
+    }
+  });
+
+  it("keeps the site of a patient written outside the API (no earlier history) when it is deleted", async () => {
+    const patient = await createPatient(t.database.db, siteA.id);
+    await remove("patients", patient.uuid);
+    expect(await outcome("staffA", "patients", patient.uuid)).toBe("events");
+    expect(await outcome("staffB", "patients", patient.uuid)).toBe("none");
+  });
+
+  it("answers an unknown resource or record with no history", async () => {
+    expect(await outcome("admin", "nonsense", records.sites)).toBe("none");
+    expect(await outcome("staffA", "patients", "pat-00000000-0000-4000-8000-000000000000")).toBe("none");
+  });
+});
