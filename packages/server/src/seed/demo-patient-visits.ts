@@ -1,4 +1,4 @@
-import { newUuid, type VisitResult, type VisitStatus } from "@trialdesk/domain";
+import { addDays, newUuid, type VisitResult, type VisitStatus } from "@trialdesk/domain";
 import { asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { patientVisits } from "../resources/patient-visits/patient-visits.table";
@@ -10,12 +10,6 @@ import { visits } from "../resources/visits/visits.table";
 const defaultStepDays = 21;
 /** Unscheduled visits (type 100) happen when needed, never on a timetable. */
 const unscheduledVisitType = 100;
-
-const addDays = (iso: string, days: number) => {
-  const date = new Date(`${iso}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-};
 
 /** A study's timetable: its visits in order with the days from the first one. */
 async function timetable(db: Db, studyId: number): Promise<{ visitId: number; day: number }[]> {
@@ -88,8 +82,9 @@ export async function seedPatientVisits(db: Db, today = new Date().toISOString()
     if (plan.length === 0) return;
     const start = assignment.startDate ?? addDays(today, -90);
     const end = assignment.active ? today : (assignment.closeDate ?? today);
-    // How far this patient has come: between one visit and the whole timetable.
-    const progress = 1 + ((k * 7) % plan.length);
+    // An active patient has had every visit due before today (some missed); a closed one got
+    // between one visit and the whole timetable before the close.
+    const progress = assignment.active ? plan.length : 1 + ((k * 7) % plan.length);
     let booked = false;
     let lastRow: Row | null = null;
     plan.forEach(({ visitId, day }, j) => {

@@ -1,4 +1,4 @@
-import type { CloseReason } from "@trialdesk/domain";
+import { addDays, type CloseReason } from "@trialdesk/domain";
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { patients } from "../resources/patients/patients.table";
@@ -39,18 +39,18 @@ const closed: Record<string, CloseReason> = {
   "WAW/3/lung": "CANCELLED",
 };
 /** First days of enrolment per study; patients start a week apart from there. */
-const firstStart: Record<StudyKey, string> = { main: "2025-03-10", sub: "2025-06-09", lung: "2025-09-08" };
+/**
+ * Days before the seed's day that each study's first patient started; later patients follow every
+ * five days, so on the day the demo starts its patients are at every stage of their plans.
+ */
+const firstStartDaysAgo: Record<StudyKey, number> = { main: 200, sub: 120, lung: 60 };
 /** Randomisation numbers start here; roughly two of three patients have been randomised. */
 const randomBase: Record<StudyKey, number> = { main: 1001, sub: 2001, lung: 3001 };
 
+const minDate = (a: string, b: string) => (a < b ? a : b);
+
 function range(from: number, to: number) {
   return Array.from({ length: to - from }, (_, i) => from + i);
-}
-
-function addDays(iso: string, days: number) {
-  const date = new Date(`${iso}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
 }
 
 /**
@@ -58,7 +58,7 @@ function addDays(iso: string, days: number) {
  * S-001… per study in start order, random numbers R-1001… for the randomised ones, and a few closed
  * with each close reason. Nothing is added when any assignment exists, so seeding twice adds nothing.
  */
-export async function seedStudyPatients(db: Db) {
+export async function seedStudyPatients(db: Db, today = new Date().toISOString().slice(0, 10)) {
   const [existing] = await db.select({ n: count() }).from(studyPatients);
   if (Number(existing.n) > 0) return;
   const studyIds = {} as Record<StudyKey, number | undefined>;
@@ -87,7 +87,7 @@ export async function seedStudyPatients(db: Db) {
       const patient = bySite.get(site)?.[n];
       if (!patient) continue;
       const order = enrolled[key]++;
-      const startDate = addDays(firstStart[key], order * 7);
+      const startDate = addDays(today, -firstStartDaysAgo[key] + order * 5);
       const reason = closed[`${site}/${n}/${key}`];
       await createStudyPatient(
         db,
@@ -99,7 +99,7 @@ export async function seedStudyPatients(db: Db) {
           startDate,
           active: !reason,
           closeReason: reason ?? null,
-          closeDate: reason ? addDays(startDate, 35 + order * 3) : null,
+          closeDate: reason ? minDate(addDays(startDate, 35 + order * 3), addDays(today, -1)) : null,
           notes: reason === "DIED" ? "Serious adverse event reported to the sponsor" : null,
         },
       );
