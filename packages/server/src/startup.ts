@@ -2,6 +2,7 @@ import { passwordMinLength } from "@trialdesk/domain";
 import { isCommonPassword } from "./auth/passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
+import { ensureVisitSchedules } from "./resources/worklist/visit-schedule";
 import { adminExists, createAdminIfMissing } from "./seed/bootstrap-admin";
 import { isEmpty, seed } from "./seed/seed";
 
@@ -23,6 +24,8 @@ export async function prepareDatabase(
   config: Pick<Config, "seed" | "adminEmail" | "adminPassword">,
 ): Promise<{ empty: boolean; seeded: boolean; messages: string[] }> {
   await database.migrate();
+  // Visit windows stored by an older engine (or none yet, right after their migration) are rebuilt once.
+  await ensureVisitSchedules(database.db);
   const embedded = database.kind === "pglite";
   const empty = await isEmpty(database.db);
   const seeded = config.seed === "always" || (config.seed === "auto" && embedded && empty);

@@ -10,6 +10,7 @@ import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
 import { visits } from "../resources/visits/visits.table";
+import { rebuildVisitSchedules } from "../resources/worklist/visit-schedule";
 import { createAdminIfMissing } from "./bootstrap-admin";
 import { seedPatientVisits } from "./demo-patient-visits";
 import { seedPatients } from "./demo-patients";
@@ -195,6 +196,8 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await seedPatients(db);
   await seedStudyPatients(db);
   await seedPatientVisits(db);
+  // The demo rows were written directly: place their visit windows once.
+  await rebuildVisitSchedules(db, { all: true });
   if (options.demoAdmin) {
     // Created once; SEED=always never resets an existing account's password.
     await createAdminIfMissing(db, demoAdmin);
@@ -463,11 +466,13 @@ async function seedStudyplans(db: Db) {
       .where(eq(visits.studyId, study.id));
     const ids = plan.steps.map(([name]) => studyVisits.find((v) => v.name === name)?.id);
     if (ids.some((id) => id === undefined)) continue;
+    // The demo plans' days are intervals between visits: "From the previous visit".
     await createStudyplan(
       db,
       study.id,
       ids as number[],
       plan.steps.map(([, ...settings]) => settings),
+      "previous",
     );
   }
 }
