@@ -1,7 +1,9 @@
 import { addDays, toIsoDate, type WorklistData } from "@trialdesk/domain";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
 import { sites } from "../src/resources/sites/sites.table";
+import { ensureVisitSchedules } from "../src/resources/worklist/visit-schedule";
 import { demoStaff } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { databaseKinds, startApp, type TestApp } from "./helpers";
@@ -39,5 +41,21 @@ describe.each(databaseKinds)("the demo worklist on %s", (kind) => {
     // Ordered by window end.
     const ends = items.map((r) => r.windowEnd ?? "9999");
     expect(ends).toEqual([...ends].sort());
+  });
+
+  it("rebuilds missing stored windows once at start (as after the migration that added them)", async () => {
+    const db = t.database.db;
+    const stored = async () =>
+      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from visit_schedule`))[0]?.n;
+    const before = await stored();
+    expect(before).toBeGreaterThan(100);
+    await db.execute(sql`delete from visit_schedule`);
+    await db.execute(sql`delete from settings where key = 'visit_schedule_engine_version'`);
+    await ensureVisitSchedules(db);
+    expect(await stored()).toBe(before);
+    // Once done, a start does not rebuild again.
+    await db.execute(sql`delete from visit_schedule where id in (select id from visit_schedule limit 1)`);
+    await ensureVisitSchedules(db);
+    expect(await stored()).toBe((before as number) - 1);
   });
 });
