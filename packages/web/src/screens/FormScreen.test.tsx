@@ -6,7 +6,7 @@ import { sessionExpiredState } from "../app/countdown";
 import { Form as TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
 import { Form as TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
 import { type FormDescription, FormScreen } from "./FormScreen";
-import { type Call, type Reply, renderRoutes, stubApi } from "./test-utils";
+import { type Call, defaultUser, type Reply, renderRoutes, signedInAs, stubApi } from "./test-utils";
 
 const uuid = "thc-8f14e45f-ceea-467f-a8f0-1b2a3c4d5e6f";
 const stored = { id: 5, uuid, version: 1, name: "Oncology", code: "ONC" };
@@ -214,6 +214,28 @@ describe("FormScreen", () => {
     await user.click(screen.getByRole("button", { name: "Back" }));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe("/therapy-categories"));
+  });
+
+  it("for someone who may not save, every field is read-only and there is no Reset", async () => {
+    const staff = { ...defaultUser, isAdmin: false };
+    stubApi(
+      signedInAs(staff, (call) =>
+        call.method === "GET" && call.path === `/api/therapy-categories/${uuid}`
+          ? { data: stored }
+          : undefined,
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);
+    const name = await screen.findByDisplayValue("Oncology");
+    expect(await screen.findByText("Only administrators can change these records.")).toBeInTheDocument();
+    await user.type(name, " changed");
+    await user.type(screen.getByLabelText("Code"), "X");
+    expect(name).toHaveValue("Oncology");
+    expect(screen.getByLabelText("Code")).toHaveValue("ONC");
+    expect(name).toBeDisabled();
+    expect(screen.queryByRole("button", { name: "Reset" })).not.toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
   });
 
   it("toasts Error loading data when the record cannot be read", async () => {

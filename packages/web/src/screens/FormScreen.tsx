@@ -243,7 +243,7 @@ function RecordForm<T extends Data>({
               <ArrowLeft aria-hidden="true" className="size-4" />
               Back
             </Button>
-            {form.unsaved && (
+            {form.unsaved && canWrite && (
               <Button variant="secondary" onClick={form.reset}>
                 <RotateCcw aria-hidden="true" className="size-4" />
                 Reset
@@ -295,11 +295,13 @@ function RecordForm<T extends Data>({
           </p>
         )}
 
-        <div className="flex flex-col gap-4 p-4">
+        {/* Someone who may not save gets every field read-only (a disabled fieldset reaches every
+            control, custom layouts too), so nothing can be typed that could not be kept. */}
+        <fieldset disabled={!canWrite} className="flex min-w-0 flex-col gap-4 p-4">
           {Array.isArray(description.fields)
             ? description.fields.map((spec) => <FormField key={spec.name} spec={spec} form={form} />)
             : description.fields(form, { failedSaves })}
-        </div>
+        </fieldset>
       </form>
 
       <LoadingOverlay show={loading} />
