@@ -91,6 +91,34 @@ describe("ListScreen", () => {
     expect(screen.queryByRole("button", { name: "Add" })).not.toBeInTheDocument();
   });
 
+  it("says that loading failed, not No records found, and Retry loads again", async () => {
+    let fail = true;
+    stubApi(({ path }) => {
+      if (path !== "/api/therapy-categories") return undefined;
+      if (fail) return { status: 500, errorMessage: "Database unavailable" };
+      return { data: { items: rows.slice(0, 2), pagination: { page: 1, pageSize: 10, total: 2 } } };
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/therapy-categories"]);
+    const table = await screen.findByRole("table");
+    expect(await within(table).findByText("Loading failed: Database unavailable")).toBeInTheDocument();
+    expect(screen.queryByText("No records found")).not.toBeInTheDocument();
+    fail = false;
+    await user.click(within(table).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Category 1")).toBeInTheDocument();
+    expect(screen.queryByText(/Loading failed/)).not.toBeInTheDocument();
+  });
+
+  it("says the records may not be seen when the list answers 403", async () => {
+    stubApi(({ path }) =>
+      path === "/api/therapy-categories" ? { status: 403, errorMessage: "Forbidden" } : undefined,
+    );
+    renderRoutes(routes, ["/therapy-categories"]);
+    expect(await screen.findByText("You do not have permission to see these records.")).toBeInTheDocument();
+    expect(screen.queryByText("No records found")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Retry" })).not.toBeInTheDocument();
+  });
+
   it("moves a page past the end to the last page", async () => {
     stubList();
     const { router } = renderRoutes(routes, ["/therapy-categories?page=9"]);

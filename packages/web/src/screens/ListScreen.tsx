@@ -1,9 +1,9 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { type ListData, pageCount, searchDebounceMs } from "@trialdesk/domain";
-import { ArrowDown, ArrowUp, ArrowUpDown, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, Eye, Pencil, Plus, RotateCw, Search, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { api, type Query } from "../api/client";
+import { ApiError, api, type Query } from "../api/client";
 import { getConfig } from "../app/config";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
@@ -134,9 +134,12 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
       update({ page: lastPage > 1 ? lastPage : null }, true);
   }, [list.data, list.isPlaceholderData, page, lastPage]);
 
+  // A list the user may not see (403) says so in the table; no error toast for that.
+  const forbidden = list.error instanceof ApiError && list.error.status === 403;
   useEffect(() => {
-    if (list.error) toast({ title: `Can not load data: ${list.error.message}`, variant: "destructive" });
-  }, [list.error]);
+    if (list.error && !forbidden)
+      toast({ title: `Can not load data: ${list.error.message}`, variant: "destructive" });
+  }, [list.error, forbidden]);
 
   // The search box: typed text is sent 300 ms after the last key, and starts again at page 1.
   const [search, setSearch] = useState(searchTerm);
@@ -261,6 +264,29 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
             <tr>
               <Td colSpan={columns.length + 1} className="py-6 text-center">
                 <Spinner label="Loading..." />
+              </Td>
+            </tr>
+          ) : list.isError ? (
+            // A failed load is not an empty list (issue 15): say so, and offer to try again.
+            <tr>
+              <Td colSpan={columns.length + 1} className="py-6 text-center">
+                {forbidden ? (
+                  <p role="alert" className="text-gray-700">
+                    You do not have permission to see these records.
+                  </p>
+                ) : (
+                  <div role="alert" className="flex flex-col items-center gap-2 text-red-800">
+                    <p>Loading failed: {list.error.message}</p>
+                    <Button
+                      variant="secondary"
+                      onClick={() => void list.refetch()}
+                      disabled={list.isFetching}
+                    >
+                      <RotateCw aria-hidden="true" className="size-4" />
+                      Retry
+                    </Button>
+                  </div>
+                )}
               </Td>
             </tr>
           ) : items.length === 0 ? (
