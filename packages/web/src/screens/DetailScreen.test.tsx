@@ -78,7 +78,7 @@ describe("DetailScreen", () => {
   });
 
   it("shows a therapy area's category with its id; signed out, no history and no Edit", async () => {
-    stubApi(
+    const calls = stubApi(
       signedInAs(null, (call) =>
         call.path === "/api/audit" ? { status: 401, errorMessage: "Sign in" } : server(call),
       ),
@@ -90,6 +90,8 @@ describe("DetailScreen", () => {
     await waitFor(() => expect(screen.queryByText("Loading...")).not.toBeInTheDocument());
     expect(screen.queryByRole("heading", { name: "History" })).not.toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Edit" })).not.toBeInTheDocument();
+    // The history is not even asked for: a signed-out reader would only get (and log) a 401.
+    expect(calls.filter((c) => c.path === "/api/audit")).toHaveLength(0);
   });
 
   it("Back goes one step back in history", async () => {

@@ -99,7 +99,8 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
           )}
         </div>
       </section>
-      {item && <History resource={resource} uuid={String(item.uuid)} />}
+      {/* Only the signed-in see the audit trail; a public page asks nothing of it. */}
+      {item && user && <History resource={resource} uuid={String(item.uuid)} />}
     </div>
   );
 }
