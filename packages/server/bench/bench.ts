@@ -1,107 +1,356 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-// @ts-expect-error autocannon ships no types; the part used here is small.
-import autocannon from "autocannon";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { sql } from "drizzle-orm";
+import pg from "pg";
 import { loadConfig } from "../src/config";
-import { openDatabase } from "../src/db/client";
-import { createTherapyCategory, demoAdmin } from "../src/seed/factories";
+import { type Database, openDatabase, queryRows } from "../src/db/client";
+import { demoAdmin } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
+import { type Case, cases, pageSize, type Raw, readFixtures } from "./cases";
+import { analyze, type BenchSize, buildBenchData } from "./data";
+import { type Figures, measureHttp, measureRaw } from "./measure";
 
 /**
- * npm run bench: p95 latency of list, search and detail calls against one server process
- * (DESIGN §7: under 25 ms). Uses a temporary PGlite database, or BENCH_DATABASE_URL (a database
- * the bench may fill). The patients issue extends this to 100,000 patients and saves.
+ * npm run bench (issue 14): the list, search, detail, summary and save calls of the issue against one
+ * server process over HTTP (autocannon; one client and 32), each beside the same answer written by
+ * hand in SQL through a plain pool — the floor. PostgreSQL when BENCH_DATABASE_URL is set: the bench
+ * creates its own database on that server (and drops it), at 10,000 and 100,000 patients to show
+ * growth. Otherwise a temporary embedded PGlite at 10,000 patients only. A table with the ratios is
+ * printed and written as JSON under bench/results/.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-bench-"));
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
-const config = { ...loadConfig(), databaseUrl, dataDir };
-const database = await openDatabase(config);
-await database.migrate();
-await seed(database.db, { demoAdmin: true });
-for (let i = 0; i < 300; i++)
-  await createTherapyCategory(database.db, { name: `Bench category ${i}` }).catch(() => {});
-await database.close();
-
-// The server runs as its own process, as in production, so the load generator does not share its CPU time.
-const port = 3990;
-const server = spawn(process.execPath, [...process.execArgv, path.join(here, "../src/main.ts")], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? "",
-    SEED: "never",
-    LOG_LEVEL: "warn",
-  },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+const serverUrl = process.env.BENCH_DATABASE_URL || null;
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const sizes: BenchSize[] = (process.env.BENCH_PATIENTS ?? (serverUrl ? "10000,100000" : "10000"))
+  .split(",")
+  .map((n) => ({ patients: Number(n), patientVisits: Number(n) * 10 }));
+const log = (line: string) => console.log(line);
+const port = Number(process.env.BENCH_PORT ?? 3990);
+const scheduleLimit = Number(process.env.BENCH_SCHEDULED_ASSIGNMENTS ?? 10_000);
 const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  if (
-    await fetch(`${base}/config.json`)
-      .then((r) => r.ok)
-      .catch(() => false)
-  )
-    break;
-  if (i > 100) throw new Error("the server did not start");
-  await new Promise((r) => setTimeout(r, 200));
+
+/** A database of the bench's own: created on the given server, or a temporary PGlite folder. */
+async function ownDatabase() {
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-bench-"));
+    return { url: null, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `trialdesk_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dataDir: os.tmpdir(),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
 }
-const auth = await fetch(`${base}/api/auth`, {
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ username: demoAdmin.email, password: demoAdmin.password }),
-});
-if (!auth.ok) throw new Error(`sign-in failed: ${auth.status}`);
-const { accessToken } = ((await auth.json()) as { data: { accessToken: string } }).data;
-const headers = { authorization: `Bearer ${accessToken}` };
-const list = (await (await fetch(`${base}/api/therapy-categories?pagesize=1`, { headers })).json()) as {
-  data: { items: { uuid: string }[] };
+
+/** The hand-written SQL's connection: a plain pg pool as large as the server's, or PGlite itself. */
+async function openRaw(url: string | null, dataDir: string): Promise<Raw & { close: () => Promise<void> }> {
+  if (url) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    return {
+      query: async (text, params) => (await pool.query(text, params)).rows,
+      transaction: async (work) => {
+        const client = await pool.connect();
+        try {
+          await client.query("begin");
+          await work(async (text, params) => (await client.query(text, params)).rows);
+          await client.query("commit");
+        } catch (error) {
+          await client.query("rollback");
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  return {
+    query: async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows,
+    transaction: (work) =>
+      db.transaction(async (tx) => work(async (text, params) => (await tx.query<never>(text, params)).rows)),
+    close: () => db.close(),
+  };
+}
+
+/**
+ * The worklist's stored visit windows (issue 12), filled by the server's own engine after the data
+ * is built. Loaded by path so the bench runs before and after the worklist exists.
+ */
+async function buildVisitSchedules(database: Database, siteId: number) {
+  const modulePath = "../src/resources/worklist/visit-schedule.ts";
+  const schedule = await import(modulePath).catch(() => null);
+  if (!schedule) return null;
+  const [{ n }] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from study_patients`,
+  );
+  if (n <= scheduleLimit) {
+    await schedule.rebuildVisitSchedules(database.db, { all: true });
+  } else {
+    // The engine writes ~40 rows per assignment at a few ms each: at 100,000 assignments that is a
+    // quarter of an hour, so only the first assignments of the measured site get their windows.
+    const ids = (
+      await queryRows<{ id: number }>(
+        database.db,
+        sql`select sp.id from study_patients sp join patients p on p.id = sp.patient_id
+          where p.recorder_site_id = ${siteId} order by sp.id limit ${scheduleLimit}`,
+      )
+    ).map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 2_000)
+      await schedule.rebuildVisitSchedules(database.db, { studyPatientIds: ids.slice(i, i + 2_000) });
+  }
+  // Marks the schedules as made by this engine, so a server start does not rebuild them all.
+  await database.db
+    .execute(
+      sql`insert into settings (key, value) values ('visit_schedule_engine_version', ${String(schedule.visitScheduleEngineVersion)})
+        on conflict (key) do update set value = excluded.value`,
+    )
+    .catch(() => {});
+  return Math.min(n, scheduleLimit);
+}
+
+function startServer(url: string | null, dataDir: string): ChildProcess {
+  // Its own process, as in production, so the load generator does not share its event loop.
+  return spawn(process.execPath, [...process.execArgv, path.join(here, "../src/main.ts")], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: url ?? "",
+      SEED: "never",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+async function waitForServer() {
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`${base}/config.json`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return;
+    if (i > 300) throw new Error("the server did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+type Result = {
+  call: string;
+  one: Figures;
+  many: Figures;
+  rawOne: Figures;
+  rawMany: Figures;
+  bytes?: { wire: number; json: number };
 };
-const uuid = list.data.items[0].uuid;
 
-const cases = [
-  ["therapy-categories list", "/api/therapy-categories?page=3&pagesize=20"],
-  ["therapy-categories search", "/api/therapy-categories?searchTerm=category%2012&pagesize=20"],
-  ["therapy-categories detail", `/api/therapy-categories/${uuid}`],
-  ["therapy-areas list (join)", "/api/therapy-areas?page=1&pagesize=20&order=therapyCategoryName"],
-  ["therapy-areas lookup", "/api/therapy-areas?page=1&pagesize=250"],
-] as const;
+async function runSize(size: BenchSize) {
+  const kind = serverUrl ? "PostgreSQL" : "PGlite";
+  log(`\n== ${size.patients.toLocaleString("en-US")} patients on ${kind} ==`);
+  const own = await ownDatabase();
+  try {
+    const config = {
+      ...loadConfig(),
+      databaseUrl: own.url,
+      dataDir: own.dataDir,
+      databaseStatementTimeoutMs: 600_000,
+    };
+    const database = await openDatabase(config);
+    await database.migrate();
+    await seed(database.db, { demoAdmin: true });
+    await database.close();
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const rows: Record<string, string | number>[] = [];
-let failed = false;
-for (const [name, url] of cases) {
-  await autocannon({ url: base + url, headers, connections: 4, duration: 1 }); // warm-up
-  const times: number[] = [];
-  let errors = 0;
-  const instance = autocannon({ url: base + url, headers, connections: 4, duration: 3 });
-  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    times.push(ms);
-    if (status !== 200) errors++;
-  });
-  const result = await instance;
-  times.sort((a, b) => a - b);
-  const p95 = percentile(times, 95);
-  if (p95 >= 25 || errors > 0) failed = true;
-  rows.push({
-    call: name,
-    requests: times.length,
-    "req/s": Math.round(result.requests.average),
-    "p50 ms": percentile(times, 50).toFixed(1),
-    "p95 ms": p95.toFixed(1),
-    "p99 ms": percentile(times, 99).toFixed(1),
-    errors,
-  });
+    log("Building the data in SQL:");
+    let raw = await openRaw(own.url, own.dataDir);
+    await buildBenchData((statement) => raw.query(statement), size, log);
+    let started = performance.now();
+    await analyze((statement) => raw.query(statement));
+    log(`  vacuum analyze (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    const fixtures = await readFixtures(raw);
+    // WORKLIST: the stored visit windows, by the server's own engine (PGlite: one user at a time).
+    if (!own.url) await raw.close();
+    const scheduling = await openDatabase(config);
+    started = performance.now();
+    const scheduled = await buildVisitSchedules(scheduling, fixtures.siteId);
+    if (scheduled !== null)
+      log(
+        `  visit schedules of ${scheduled.toLocaleString("en-US")} assignments (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
+    await scheduling.close();
+    if (!own.url) raw = await openRaw(own.url, own.dataDir);
+    await analyze((statement) => raw.query(statement));
+    if (process.env.BENCH_ONLY_DATA) {
+      await raw.close();
+      return { size, kind, results: [] as Result[] };
+    }
+
+    // The floor first: PGlite's folder has one user at a time, so the server starts after.
+    const results: Result[] = [];
+    const placeholder = { auth: {}, write: {} };
+    const list = cases(fixtures, placeholder.auth, placeholder.write);
+    log(`Hand-written SQL (${seconds} s each, 1 and 32 clients):`);
+    for (const c of list) {
+      await measureRaw(() => c.raw(raw), 4, 1);
+      const rawOne = await measureRaw(() => c.raw(raw), 1, seconds);
+      const rawMany = await measureRaw(() => c.raw(raw), 32, seconds);
+      results.push({ call: c.name, rawOne, rawMany } as Result);
+      log(`  ${c.name}: p95 ${rawOne.p95.toFixed(1)} ms`);
+    }
+    const worklistSql = `select vs.id from visit_schedule vs where vs.site_id = $1 and vs.active
+      and vs.sequence is not null and vs.kind not in ('done', 'not-applicable')
+      order by vs.window_end, vs.id limit ${pageSize}`;
+    await raw.close();
+
+    const server = startServer(own.url, own.dataDir);
+    try {
+      await waitForServer();
+      const signIn = await fetch(`${base}/api/auth`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: demoAdmin.email, password: demoAdmin.password }),
+      });
+      if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status}`);
+      const session = ((await signIn.json()) as { data: { accessToken: string; csrfToken: string } }).data;
+      const auth = { authorization: `Bearer ${session.accessToken}` };
+      const write = { ...auth, "x-csrf-token": session.csrfToken };
+      const httpCases: Case[] = cases(fixtures, auth, write);
+
+      // WORKLIST: GET /api/worklist (issue 12) once the server has it; its floor is measured here.
+      const today = new Date().toISOString().slice(0, 10);
+      const worklistPath = `/api/worklist?siteId=${fixtures.siteId}&asOf=${today}&page=1&pagesize=${pageSize}`;
+      const hasWorklist =
+        scheduled !== null && (await fetch(base + worklistPath, { headers: auth })).status === 200;
+      if (hasWorklist) {
+        // PGlite's folder is the server's now: there the worklist has no floor.
+        const floor = own.url ? await openRaw(own.url, own.dataDir) : null;
+        const worklist: Result = { call: "worklist of the site, page 1" } as Result;
+        if (floor) {
+          const run = () => floor.query(worklistSql, [fixtures.siteId]);
+          await measureRaw(run, 4, 1);
+          worklist.rawOne = await measureRaw(run, 1, seconds);
+          worklist.rawMany = await measureRaw(run, 32, seconds);
+          await floor.close();
+        }
+        results.splice(10, 0, worklist);
+        httpCases.splice(10, 0, {
+          name: worklist.call,
+          http: { method: "GET", path: worklistPath, headers: auth },
+          raw: async () => {},
+        });
+      }
+
+      log(`Trialdesk over HTTP (${seconds} s each, 1 and 32 clients):`);
+      for (const c of httpCases) {
+        const result = results.find((r) => r.call === c.name) as Result;
+        if (c.http.method === "GET") {
+          const plain = await fetch(base + c.http.path, { headers: c.http.headers });
+          const json = (await plain.arrayBuffer()).byteLength;
+          const packed = await fetch(base + c.http.path, {
+            headers: { ...c.http.headers, "accept-encoding": "br" },
+          });
+          const wire =
+            Number(packed.headers.get("content-length") ?? 0) || (await packed.arrayBuffer()).byteLength;
+          result.bytes = { wire: packed.headers.get("content-encoding") ? wire : json, json };
+        }
+        await measureHttp(base, c.http, 4, 1);
+        result.one = await measureHttp(base, c.http, 1, seconds);
+        result.many = await measureHttp(base, c.http, 32, seconds);
+        log(`  ${c.name}: p95 ${result.one.p95.toFixed(1)} ms`);
+      }
+    } finally {
+      server.kill("SIGTERM");
+      await new Promise((resolve) => server.once("exit", resolve));
+    }
+    return { size, kind, results };
+  } finally {
+    if (process.env.BENCH_KEEP) log(`Kept the bench database: ${own.url ?? own.dataDir}`);
+    else await own.drop();
+  }
 }
-console.log(`\nTrialdesk bench on ${database.kind} (4 connections, 3 s per call; bar: p95 < 25 ms)`);
-console.table(rows);
-server.kill("SIGTERM");
-await new Promise((resolve) => server.once("exit", resolve));
-rmSync(dataDir, { recursive: true, force: true });
+
+const fmt = (n: number | undefined, digits = 1) =>
+  n === undefined || Number.isNaN(n) ? "–" : n.toFixed(digits);
+const ratio = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(1)}×` : "–");
+
+const runs: Awaited<ReturnType<typeof runSize>>[] = [];
+for (const size of sizes) runs.push(await runSize(size));
+
+let failed = false;
+for (const run of runs) {
+  console.log(
+    `\nTrialdesk bench: ${run.size.patients.toLocaleString("en-US")} patients on ${run.kind}` +
+      (run.kind === "PGlite"
+        ? " (the embedded database, at a size it handles; PostgreSQL: BENCH_DATABASE_URL)"
+        : "") +
+      ` — ${seconds} s per figure; p95 in ms; req/s; "÷ SQL" = Trialdesk / hand-written SQL`,
+  );
+  console.table(
+    run.results.map((r) => {
+      if (r.one && (r.one.p95 >= 25 || r.one.errors > 0 || r.many.errors > 0) && r.call !== "sign-in")
+        failed = true;
+      return {
+        call: r.call,
+        "1 client p50": fmt(r.one?.p50),
+        "1 client p95": fmt(r.one?.p95),
+        "SQL p95": fmt(r.rawOne?.p95),
+        "p95 ÷ SQL": ratio(r.one?.p95, r.rawOne?.p95),
+        "32 clients p95": fmt(r.many?.p95),
+        "req/s": fmt(r.many?.perSecond, 0),
+        "SQL req/s": fmt(r.rawMany?.perSecond, 0),
+        "req/s ÷ SQL": r.many && r.rawMany ? (r.many.perSecond / r.rawMany.perSecond).toFixed(2) : "–",
+        errors: (r.one?.errors ?? 0) + (r.many?.errors ?? 0),
+        "KB wire/json": r.bytes ? `${fmt(r.bytes.wire / 1024, 0)}/${fmt(r.bytes.json / 1024, 0)}` : "",
+      };
+    }),
+  );
+}
+if (runs.length > 1) {
+  const [small, large] = [runs[0], runs.at(-1) as (typeof runs)[number]];
+  console.log(
+    `\nGrowth from ${small.size.patients.toLocaleString("en-US")} to ${large.size.patients.toLocaleString("en-US")} patients (1 client p95):`,
+  );
+  console.table(
+    large.results.map((r, i) => ({
+      call: r.call,
+      [`p95 at ${small.size.patients / 1000}k`]: fmt(small.results[i]?.one?.p95),
+      [`p95 at ${large.size.patients / 1000}k`]: fmt(r.one?.p95),
+      growth: ratio(r.one?.p95, small.results[i]?.one?.p95),
+    })),
+  );
+}
+const resultsDir = path.join(here, "results");
+mkdirSync(resultsDir, { recursive: true });
+const file = path.join(
+  resultsDir,
+  `bench-${runs[0]?.kind.toLowerCase()}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`,
+);
+writeFileSync(
+  file,
+  `${JSON.stringify({ at: new Date().toISOString(), seconds, cpus: os.cpus().length, runs }, null, 2)}\n`,
+);
+console.log(
+  `\nWritten to ${path.relative(process.cwd(), file)}${failed ? "; some calls missed p95 < 25 ms or had errors" : ""}`,
+);
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,349 @@
+import { verify } from "@node-rs/argon2";
+import { countBound, newUuid } from "@trialdesk/domain";
+import { demoAdmin, patientInput, patientVisitInput } from "../src/seed/factories";
+import type { HttpCall } from "./measure";
+
+type Rows = Record<string, unknown>[];
+/** A plain database connection for the hand-written SQL: a pg pool, or the PGlite instance itself. */
+export type Raw = {
+  query: (text: string, params?: unknown[]) => Promise<Rows>;
+  transaction: (work: (query: Raw["query"]) => Promise<void>) => Promise<void>;
+};
+
+export const pageSize = 50;
+
+/** What the cases need from the bench data, read once per run. */
+export type Fixtures = {
+  siteId: number;
+  sitePatients: number;
+  patientUuid: string;
+  barcode: string;
+  phoneDigits: string;
+  summaryStudyId: number;
+  summaryStudyUuid: string;
+  /** Assigned patient, study and visit combinations not recorded yet: one per created visit. */
+  freeVisits: { patientId: number; studyId: number; visitId: number }[];
+};
+
+export async function readFixtures(raw: Raw): Promise<Fixtures> {
+  const [site] = await raw.query(
+    "select recorder_site_id as id, count(*)::int as n from patients group by 1 order by 2 desc limit 1",
+  );
+  const [patient] = await raw.query(
+    `select p.uuid, p.barcode, c.value as phone from patients p join patient_contacts c on c.patient_id = p.id
+     where p.recorder_site_id = $1 order by p.id offset 1000 limit 1`,
+    [site.id],
+  );
+  const [study] = await raw.query(
+    "select s.id, s.uuid from bench_studies b join studies s on s.id = b.id where b.n = 1",
+  );
+  const freeVisits = (await raw.query(
+    `select sp.patient_id as "patientId", sp.study_id as "studyId", v.id as "visitId"
+     from study_patients sp join visits v on v.study_id = sp.study_id
+     where sp.patient_id in (select id from patients where recorder_site_id = $1) and sp.study_id <> $2
+       and not exists (select 1 from patient_visits pv
+         where pv.patient_id = sp.patient_id and pv.study_id = sp.study_id and pv.visit_id = v.id)
+     limit 60000`,
+    [site.id, study.id],
+  )) as Fixtures["freeVisits"];
+  return {
+    siteId: site.id as number,
+    sitePatients: site.n as number,
+    patientUuid: patient.uuid as string,
+    barcode: patient.barcode as string,
+    phoneDigits: String(patient.phone).split(" ").at(-1) as string,
+    summaryStudyId: study.id as number,
+    summaryStudyUuid: study.uuid as string,
+    freeVisits,
+  };
+}
+
+export type Case = {
+  name: string;
+  http: HttpCall;
+  /** The same answer by hand: the floor. */
+  raw: (raw: Raw) => Promise<unknown>;
+};
+
+// The list rows of the patients list (spec §2.5 with DESIGN §4's derived phone and project code).
+const patientRow = `p.id, p.uuid, p.barcode, p.last_name || ' ' || p.first_name as name, p.first_name,
+  p.last_name, p.birth_date, p.ssn,
+  (select c.value from patient_contacts c where c.patient_id = p.id and c.contact_type = 'PHONE'
+    order by c.position, c.id limit 1) as phone,
+  (select pr.internal_code from study_patients sp join studies s on s.id = sp.study_id
+    join projects pr on pr.id = s.project_id where sp.patient_id = p.id and sp.active
+    order by sp.start_date desc nulls last, sp.id desc limit 1) as project_internal_code,
+  p.status, p.status_details, p.address_id, p.recorder_site_id`;
+const byName = `last_name collate "und-x-icu", first_name collate "und-x-icu", id`;
+const boundedCount = (from: string) =>
+  `select count(*)::int as total from (select 1 ${from} limit ${countBound + 1}) t`;
+
+/** A page of patients: the page's ids from the index, then their rows; the count beside it. */
+function patientPage(raw: Raw, where: string, params: unknown[], order: string, page: number) {
+  return Promise.all([
+    raw.query(
+      `select ${patientRow} from (select id from patients where ${where} order by ${order}
+         limit ${pageSize} offset ${(page - 1) * pageSize}) page join patients p on p.id = page.id
+       order by ${order.replace(/(^|, )/g, "$1p.")}`,
+      params,
+    ),
+    raw.query(boundedCount(`from patients where ${where}`), params),
+  ]);
+}
+
+const likeWord = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Every word in the name, barcode, SSN or a phone (the patient search of decision 67). */
+function searchWhere(words: string[], first: number) {
+  return words
+    .map((_, i) => {
+      const p = `$${first + i}`;
+      return `(last_name ilike ${p} or first_name ilike ${p} or barcode ilike ${p} or ssn ilike ${p}
+        or id in (select c.patient_id from patient_contacts c where c.contact_type = 'PHONE' and c.value ilike ${p}))`;
+    })
+    .join(" and ");
+}
+
+/** The cases of the issue; `auth` signs a read in, `write` a save (with the CSRF token). */
+export function cases(f: Fixtures, auth: Record<string, string>, write: Record<string, string>): Case[] {
+  const site = `siteId=${f.siteId}`;
+  const deepPage = Math.max(1, Math.floor(f.sitePatients / pageSize));
+  const search = (name: string, term: string): Case => ({
+    name,
+    http: {
+      method: "GET",
+      path: `/api/patients?format=list&${site}&pagesize=${pageSize}&searchTerm=${encodeURIComponent(term)}`,
+      headers: auth,
+    },
+    raw: (raw) => {
+      const words = term.split(/\s+/);
+      return patientPage(
+        raw,
+        `recorder_site_id = $1 and ${searchWhere(words, 2)}`,
+        [f.siteId, ...words.map(likeWord)],
+        "id",
+        1,
+      );
+    },
+  });
+  let visitIndex = 0;
+  const nextVisit = () => f.freeVisits[visitIndex++ % f.freeVisits.length];
+  return [
+    {
+      name: "patients list, page 1",
+      http: { method: "GET", path: `/api/patients?format=list&${site}&pagesize=${pageSize}`, headers: auth },
+      raw: (raw) => patientPage(raw, "recorder_site_id = $1", [f.siteId], "id", 1),
+    },
+    {
+      name: `patients list, page ${deepPage.toLocaleString("en-US")}`,
+      http: {
+        method: "GET",
+        path: `/api/patients?format=list&${site}&pagesize=${pageSize}&page=${deepPage}`,
+        headers: auth,
+      },
+      raw: (raw) => patientPage(raw, "recorder_site_id = $1", [f.siteId], "id", deepPage),
+    },
+    {
+      name: "patients by name, page 1",
+      http: {
+        method: "GET",
+        path: `/api/patients?format=list&${site}&pagesize=${pageSize}&order=name`,
+        headers: auth,
+      },
+      raw: (raw) => patientPage(raw, "recorder_site_id = $1", [f.siteId], byName, 1),
+    },
+    {
+      name: `patients by name, page ${deepPage.toLocaleString("en-US")}`,
+      http: {
+        method: "GET",
+        path: `/api/patients?format=list&${site}&pagesize=${pageSize}&order=name&page=${deepPage}`,
+        headers: auth,
+      },
+      raw: (raw) => patientPage(raw, "recorder_site_id = $1", [f.siteId], byName, deepPage),
+    },
+    search('patient search "kovacs anna"', "kovacs anna"),
+    search("patient search by barcode", f.barcode),
+    search("patient search by phone", f.phoneDigits),
+    {
+      name: "patient view",
+      http: { method: "GET", path: `/api/patients/${f.patientUuid}`, headers: auth },
+      raw: (raw) =>
+        raw.query(
+          `select p.*, row_to_json(a) as address, (select coalesce(json_agg(c order by c.position, c.id), '[]')
+             from patient_contacts c where c.patient_id = p.id) as contacts
+           from patients p left join addresses a on a.id = p.address_id where p.uuid = $1`,
+          [f.patientUuid],
+        ),
+    },
+    {
+      name: "study patients of the site",
+      http: { method: "GET", path: `/api/study-patients?${site}&pagesize=${pageSize}`, headers: auth },
+      raw: (raw) => {
+        const where = "patient_id in (select id from patients where recorder_site_id = $1)";
+        return Promise.all([
+          raw.query(
+            `select sp.*, p.barcode, p.first_name, p.last_name, pr.internal_code, s.working_name, s.uuid as study_uuid,
+               nullif(trim(concat_ws(' ', su.first_name, su.last_name)), '') as started_by_name,
+               nullif(trim(concat_ws(' ', cu.first_name, cu.last_name)), '') as closed_by_name
+             from (select id from study_patients where ${where} order by id limit ${pageSize}) page
+             join study_patients sp on sp.id = page.id join patients p on p.id = sp.patient_id
+             join studies s on s.id = sp.study_id join projects pr on pr.id = s.project_id
+             left join users su on su.id = sp.started_by left join users cu on cu.id = sp.closed_by
+             order by sp.id`,
+            [f.siteId],
+          ),
+          raw.query(boundedCount(`from study_patients where ${where}`), [f.siteId]),
+        ]);
+      },
+    },
+    {
+      name: "patient visits of the site, newest first",
+      http: { method: "GET", path: `/api/patient-visits?${site}&pagesize=${pageSize}`, headers: auth },
+      raw: (raw) => {
+        const where = "patient_id in (select id from patients where recorder_site_id = $1)";
+        return Promise.all([
+          raw.query(
+            `select pv.id, pv.uuid, (select sp.screen_nr from study_patients sp where sp.patient_id = pv.patient_id
+                 and sp.study_id = pv.study_id order by sp.active desc, sp.start_date desc nulls last, sp.id desc limit 1)
+                 as screen_number,
+               p.last_name || ' ' || p.first_name as patient_name, s.working_name, v.name, pv.visit_date, pv.visit_status
+             from (select id from patient_visits where ${where}
+               order by visit_date desc, visit_time desc, id desc limit ${pageSize}) page
+             join patient_visits pv on pv.id = page.id join patients p on p.id = pv.patient_id
+             join studies s on s.id = pv.study_id join visits v on v.id = pv.visit_id
+             order by pv.visit_date desc, pv.visit_time desc, pv.id desc`,
+            [f.siteId],
+          ),
+          raw.query(boundedCount(`from patient_visits where ${where}`), [f.siteId]),
+        ]);
+      },
+    },
+    // The worklist case is added by bench.ts when the server has GET /api/worklist.
+    {
+      name: "visit summary, 2,000 × 40",
+      http: { method: "GET", path: `/api/patient-visit-summary/${f.summaryStudyUuid}`, headers: auth },
+      raw: async (raw) => {
+        const [columns, patients, cells] = await Promise.all([
+          raw.query("select id, uuid, name, visit_type_id from visits where study_id = $1 order by id", [
+            f.summaryStudyId,
+          ]),
+          raw.query(
+            `select distinct on (sp.patient_id) sp.patient_id, sp.screen_nr, p.uuid, p.first_name, p.last_name
+             from study_patients sp join patients p on p.id = sp.patient_id where sp.study_id = $1
+             order by sp.patient_id, sp.active desc, sp.id desc`,
+            [f.summaryStudyId],
+          ),
+          raw.query(
+            "select patient_id, visit_id, visit_date, visit_status from patient_visits where study_id = $1",
+            [f.summaryStudyId],
+          ),
+        ]);
+        // The answer is JSON, as the server's is.
+        return JSON.stringify({ columns, patients, cells }).length;
+      },
+    },
+    {
+      name: "create a patient",
+      http: {
+        method: "POST",
+        path: "/api/patients",
+        headers: write,
+        body: () => ({ ...patientInput(f.siteId), uuid: newUuid("patients") }),
+      },
+      raw: (raw) =>
+        raw.transaction(async (query) => {
+          const input = patientInput(f.siteId);
+          const d = input.patientDetail;
+          const [site] = await query(
+            `update sites set last_barcode_number = last_barcode_number + 1 where id = $1
+             returning barcode_prefix || lpad(last_barcode_number::text, 6, '0') as barcode`,
+            [f.siteId],
+          );
+          const [address] = await query(
+            "insert into addresses (country_code, city, street_address, postal_code) values ($1, $2, $3, $4) returning id",
+            [
+              input.address.countryCode,
+              input.address.city,
+              input.address.streetAddress,
+              input.address.postalCode,
+            ],
+          );
+          const [patient] = await query(
+            `insert into patients (uuid, barcode, recorder_site_id, address_id, first_name, last_name, ssn, birth_date,
+               birth_country_code, birth_city, mother_name, sex)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning *`,
+            [
+              input.uuid,
+              site.barcode,
+              f.siteId,
+              address.id,
+              d.firstName,
+              d.lastName,
+              d.ssn,
+              d.birthDate,
+              d.birthCountryCode,
+              d.birthCity,
+              d.motherName,
+              d.sex,
+            ],
+          );
+          for (const [position, c] of input.contacts.entries())
+            await query(
+              "insert into patient_contacts (patient_id, position, contact_type, value) values ($1, $2, $3, $4)",
+              [patient.id, position, c.contactType, c.value],
+            );
+          await query(
+            `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
+             values ($1, 'patients', $2, 'create', $3, $4)`,
+            [newUuid(), input.uuid, JSON.stringify(patient), f.siteId],
+          );
+        }),
+    },
+    {
+      name: "create a patient visit",
+      http: {
+        method: "POST",
+        path: "/api/patient-visits",
+        headers: write,
+        body: () => patientVisitInput(nextVisit()),
+      },
+      raw: (raw) =>
+        raw.transaction(async (query) => {
+          const input = patientVisitInput(nextVisit());
+          const [visit] = await query(
+            `insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time, visit_status,
+               visit_result) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+            [
+              input.uuid,
+              input.patientId,
+              input.studyId,
+              input.visitId,
+              input.visitDate,
+              input.visitTime,
+              input.visitStatus,
+              input.visitResult,
+            ],
+          );
+          await query(
+            `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
+             values ($1, 'patient-visits', $2, 'create', $3, $4)`,
+            [newUuid(), input.uuid, JSON.stringify(visit), f.siteId],
+          );
+        }),
+    },
+    {
+      name: "sign-in",
+      http: {
+        method: "POST",
+        path: "/api/auth",
+        body: () => ({ username: demoAdmin.email, password: demoAdmin.password }),
+      },
+      raw: async (raw) => {
+        const [user] = await raw.query("select id, password_hash from users where email = $1 and is_active", [
+          demoAdmin.email,
+        ]);
+        if (!(await verify(user.password_hash as string, demoAdmin.password)))
+          throw new Error("wrong password");
+      },
+    },
+  ];
+}

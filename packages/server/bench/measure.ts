@@ -1,0 +1,82 @@
+// @ts-expect-error autocannon ships no types; the part used here is small.
+import autocannon from "autocannon";
+
+/** Latencies of one measured run and what they add up to. */
+export type Figures = { requests: number; perSecond: number; p50: number; p95: number; errors: number };
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+function figures(times: number[], seconds: number, errors: number): Figures {
+  times.sort((a, b) => a - b);
+  return {
+    requests: times.length,
+    perSecond: times.length / seconds,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    errors,
+  };
+}
+
+export type HttpCall = {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  /** A fresh body per request (creates must not collide). */
+  body?: () => unknown;
+};
+
+/** One HTTP call against the server with autocannon: `connections` clients for `seconds`. */
+export async function measureHttp(base: string, call: HttpCall, connections: number, seconds: number) {
+  const times: number[] = [];
+  let errors = 0;
+  const headers = {
+    "accept-encoding": "gzip, br",
+    ...(call.body ? { "content-type": "application/json" } : {}),
+    ...call.headers,
+  };
+  const instance = autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: call.method,
+        path: call.path,
+        headers,
+        ...(call.body
+          ? { setupRequest: (request: object) => ({ ...request, body: JSON.stringify(call.body?.()) }) }
+          : {}),
+      },
+    ],
+  });
+  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+    times.push(ms);
+    if (status >= 300) errors++;
+  });
+  const result = await instance;
+  return figures(times, seconds, errors + (result.errors ?? 0) + (result.timeouts ?? 0));
+}
+
+/** The hand-written SQL of a call through a plain pool: `clients` loops for `seconds` (the floor). */
+export async function measureRaw(run: () => Promise<unknown>, clients: number, seconds: number) {
+  const times: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        try {
+          await run();
+        } catch (error) {
+          if (errors++ === 0) console.error(error);
+        }
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  return figures(times, seconds, errors);
+}
