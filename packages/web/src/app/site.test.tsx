@@ -59,6 +59,14 @@ describe("active-site selector (spec §2.5 Site selector)", () => {
     expect(screen.getByText("Screen site: none")).toBeInTheDocument();
   });
 
+  it("chooses the only site of a user who has exactly one", async () => {
+    fakeServer(signedInHandlers({ "GET /api/me/sites": () => ({ data: { items: [demoSites[1]] } }) }));
+    renderApp("/patients/create", withProbe);
+    expect(await screen.findByRole("button", { name: "VIE - Vienna" })).toBeInTheDocument();
+    expect(screen.getByText("Screen site: VIE")).toBeInTheDocument();
+    expect(localStorage.getItem(activeSiteStorageKey(demoUser.uuid))).toBe(demoSites[1].uuid);
+  });
+
   it("does not carry one user's site over to another user", async () => {
     localStorage.setItem(activeSiteStorageKey("usr-someone-else"), demoSites[0].uuid);
     fakeServer(signedInHandlers());

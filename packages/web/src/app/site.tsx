@@ -76,6 +76,11 @@ export function ActiveSiteProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (stale && key) writeStored(key, null);
   }, [stale, key]);
+  // Someone with exactly one site works in it: it is chosen for them (issue 15).
+  const only = data && sites.length === 1 && !site ? sites[0] : null;
+  useEffect(() => {
+    if (only && key) writeStored(key, only.uuid);
+  }, [only, key]);
   const setSite = useCallback(
     (next: SiteOption | null) => key && writeStored(key, next?.uuid ?? null),
     [key],
