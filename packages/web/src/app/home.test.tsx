@@ -20,7 +20,8 @@ describe("home worklist tiles (issue 12)", () => {
       signedInHandlers({ "GET /api/worklist": () => ({ data: worklistAnswer({ overdue: 3, due: 5 }) }) }),
     );
     renderApp("/");
-    expect(await screen.findByRole("link", { name: "3 Overdue visits" })).toHaveAttribute(
+    // The counts come after the session, the sites and the worklist call: allow a busy machine time.
+    expect(await screen.findByRole("link", { name: "3 Overdue visits" }, { timeout: 5000 })).toHaveAttribute(
       "href",
       "/worklist?state=overdue",
     );
@@ -35,7 +36,9 @@ describe("home worklist tiles (issue 12)", () => {
   it("show no count and ask nothing without an active site", async () => {
     const server = fakeServer(signedInHandlers());
     renderApp("/");
-    expect(await screen.findByRole("link", { name: "— Overdue visits" })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("link", { name: "— Overdue visits" }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "— Due visits" })).toBeInTheDocument();
     expect(server.callsTo("GET", "/api/worklist")).toEqual([]);
   });
