@@ -43,7 +43,8 @@ try {
   app = await buildApp({ config, db: database.db });
   if (closing) process.exit(0);
   await app.listen({ port: config.port, host: config.host });
-  const url = `http://localhost:${config.port}`;
+  const { port } = app.server.address() as { port: number }; // PORT=0 takes a free one
+  const url = `http://localhost:${port}`;
   console.log(`\nTrialdesk is running at ${url}  (API docs: ${url}/api/docs)`);
   console.log(
     embedded ? `Database: embedded PGlite in ${config.dataDir}` : "Database: PostgreSQL (DATABASE_URL)",

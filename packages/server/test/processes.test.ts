@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { lockFileName } from "../src/db/data-dir-lock";
+
+/**
+ * The real commands as an operator runs them: `npm start`, `npm run create-admin`, `npm run seed`
+ * on one embedded data folder, and signals to `npm start`.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const tsx = path.join(root, "node_modules/.bin/tsx");
+const started: ChildProcess[] = [];
+
+type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
+
+function launch(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Server & { ready: Promise<void> } {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "warn", SEED: "never", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(child);
+  let output = "";
+  const server = { child, port: 0, output: () => output } as Server & { ready: Promise<void> };
+  server.exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  server.ready = new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/Trialdesk is running at http:\/\/localhost:(\d+)/);
+      if (match && !server.port) {
+        server.port = Number(match[1]);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", read);
+    child.on("exit", (code) => reject(new Error(`exited ${code} before listening:\n${output}`)));
+  });
+  server.ready.catch(() => {}); // a server expected to fail is awaited through `exited` instead
+  return server;
+}
+
+/** Runs a command to its end: exit code and what it printed. */
+function run(script: string, args: string[], env: Record<string, string>) {
+  const result = spawnSync("npm", ["run", "--silent", script, "--", ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.pid) child.kill("SIGKILL");
+});
+
+describe("one process per embedded data folder", () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-lock-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("refuses a second server, create-admin and seed while a server holds it; frees it on exit", async () => {
+    const first = launch(tsx, ["packages/server/src/main.ts"], { DATA_DIR: dataDir });
+    await first.ready;
+    // The lock names the live server process (tsx runs it as its child).
+    expect(alive(Number(readFileSync(path.join(dataDir, lockFileName), "utf8")))).toBe(true);
+
+    const second = launch(tsx, ["packages/server/src/main.ts"], { DATA_DIR: dataDir });
+    expect(await second.exited).not.toBe(0);
+    expect(second.output()).toContain(`The data folder ${dataDir} is in use`);
+
+    const admin = run("create-admin", ["late@example.com", "Tidy-Heron-417"], { DATA_DIR: dataDir });
+    expect(admin.code).not.toBe(0);
+    expect(admin.output).toContain(`The data folder ${dataDir} is in use`);
+    expect(admin.output).not.toContain("created");
+    const seed = run("seed", [], { DATA_DIR: dataDir });
+    expect(seed.code).not.toBe(0);
+    expect(seed.output).toContain(`The data folder ${dataDir} is in use`);
+
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+    const after = run("create-admin", ["late@example.com", "Tidy-Heron-417"], { DATA_DIR: dataDir });
+    expect(after.output).toContain("Administrator late@example.com created.");
+    expect(after.code).toBe(0);
+  }, 120_000);
+
+  it("takes over the lock of a process that died without releasing it (kill -9)", async () => {
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+      encoding: "utf8",
+    });
+    writeFileSync(path.join(dataDir, lockFileName), dead.stdout);
+    const admin = run("create-admin", ["other@example.com", "Tidy-Heron-417"], { DATA_DIR: dataDir });
+    expect(admin.output).toContain("Administrator other@example.com created.");
+    expect(admin.code).toBe(0);
+  }, 60_000);
+});
+
+/** A request that is in flight when the signal comes: headers sent, the body only afterwards. */
+function slowSignIn(port: number) {
+  const body = JSON.stringify({ username: "nobody@example.com", password: "wrong-password" });
+  const req = request({
+    port,
+    method: "POST",
+    path: "/api/auth",
+    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+  });
+  const answered = new Promise<number>((resolve, reject) => {
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+  });
+  req.write(body.slice(0, 10));
+  req.flushHeaders();
+  return { finish: () => req.end(body.slice(10)), answered };
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+
+describe("signals to npm start", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`${signal} stops the server within 10 s: the request in flight is answered, the port and the data folder are freed`, async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-signal-"));
+      try {
+        const npm = launch("npm", ["start"], { DATA_DIR: dataDir, WEB_DIST: "/nonexistent-web-dist" });
+        await npm.ready;
+        const serverPid = Number(readFileSync(path.join(dataDir, lockFileName), "utf8"));
+        const inFlight = slowSignIn(npm.port);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+
+        const signalled = Date.now();
+        npm.child.kill(signal); // to npm only, as a service manager or a terminal's kill does
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        inFlight.finish();
+        expect(await inFlight.answered).toBe(401);
+        await npm.exited;
+        while (alive(serverPid) && Date.now() - signalled < 10_000)
+          await new Promise((r) => setTimeout(r, 100));
+        expect(alive(serverPid)).toBe(false);
+        expect(Date.now() - signalled).toBeLessThan(10_000);
+        expect(await portOpen(npm.port)).toBe(false);
+        expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+        expect(npm.output()).toContain(`${signal}: shutting down`);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 180_000);
+  }
+});
