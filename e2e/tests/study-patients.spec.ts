@@ -71,7 +71,7 @@ test("assign a patient to a study, be refused a second active assignment, close 
   await expect(page.getByText("Close reason is required")).toBeVisible();
   await expect(page.getByText("Study patient updated")).toHaveCount(0);
   await page.getByLabel("Close reason").click();
-  await expect(page.getByRole("option")).toHaveText(["CANCELLED", "DIED", "End of study"]);
+  await expect(page.getByRole("option")).toHaveText(["Cancelled", "Died", "End of study"]);
   await page.getByRole("option", { name: "End of study" }).click();
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Study patient updated")).toBeVisible();

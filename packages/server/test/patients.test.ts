@@ -231,6 +231,8 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     expect((await rowOf())?.projectInternalCode).toBe(older.internalCode);
     await assign(newStudy.id, "2025-06-01", true);
     expect((await rowOf())?.projectInternalCode).toBe(newer.internalCode);
+    // And that study's working name, which tells two studies of one project apart (issue 15).
+    expect((await rowOf())?.studyWorkingName).toBe(newStudy.workingName);
   });
 
   it("filters by site, searches name, barcode, SSN and phone, and sorts by name", async () => {

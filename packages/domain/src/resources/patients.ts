@@ -258,6 +258,8 @@ export type PatientListRow = {
   ssn: string | null;
   phone: string | null;
   projectInternalCode: string | null;
+  /** The working name of that same study: two studies of one project share the project's code. */
+  studyWorkingName: string | null;
   status: number;
   statusDetails: string | null;
   addressId: number | null;

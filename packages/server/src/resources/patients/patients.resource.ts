@@ -62,6 +62,12 @@ export const patientProjectInternalCode = sql<string | null>`(select p.internal_
   join ${projects} p on p.id = s.project_id
   where sp.patient_id = ${patientIdRef} and sp.active
   order by sp.start_date desc nulls last, sp.id desc limit 1)`;
+/** The working name of that same study (the list's Study column, issue 15). */
+export const patientStudyWorkingName = sql<string | null>`(select s.working_name
+  from ${studyPatients} sp
+  join ${studies} s on s.id = sp.study_id
+  where sp.patient_id = ${patientIdRef} and sp.active
+  order by sp.start_date desc nulls last, sp.id desc limit 1)`;
 const hasActiveAssignment = sql`exists (select 1 from ${studyPatients} sp
   where sp.patient_id = ${patientIdRef} and sp.active)`;
 
@@ -284,6 +290,7 @@ export const patientsResource = defineResource<PatientInput>({
         ssn: patients.ssn,
         phone: patientPhone,
         projectInternalCode: patientProjectInternalCode,
+        studyWorkingName: patientStudyWorkingName,
         status: patients.status,
         statusDetails: patients.statusDetails,
         addressId: patients.addressId,

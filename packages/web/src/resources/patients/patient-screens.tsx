@@ -59,7 +59,13 @@ const listOf = (site: SiteOption): ListDescription<PatientListRow> => ({
     { key: "birthDate", title: "Birth date", sortable: true, className: "text-center" },
     { key: "ssn", title: "SSN", sortable: true },
     { key: "phone", title: "Phone" },
-    { key: "projectInternalCode", title: "Study", className: "text-center" },
+    // The study's working name (two studies of one project share its code, shown on hover).
+    {
+      key: "studyWorkingName",
+      title: "Study",
+      className: "text-center",
+      format: (row) => <span title={row.projectInternalCode ?? undefined}>{row.studyWorkingName ?? ""}</span>,
+    },
     {
       key: "status",
       title: "Status",

@@ -72,6 +72,14 @@ afterEach(() => {
 });
 
 describe("study-patient screens", () => {
+  it("the list's Study column names the study by its working name, not the project's code", async () => {
+    api();
+    renderRoutes(routes, ["/study-patients"]);
+    const row = await screen.findByRole("row", { name: /BUD-000007/ });
+    expect(within(row).getByText("TD-2025-001_NORMAL")).toHaveAttribute("title", "ACRMDPHFL001");
+    expect(within(row).queryByText("ACRMDPHFL001")).not.toBeInTheDocument();
+  });
+
   it("closes an assignment: the Close toggle asks for the close reason, required before anything is sent", async () => {
     const user = userEvent.setup();
     const calls = api((call) =>
@@ -95,9 +103,10 @@ describe("study-patient screens", () => {
     expect(await screen.findByText("Close reason is required")).toBeInTheDocument();
     expect(calls.filter((c) => c.method === "PUT")).toEqual([]);
     await user.click(reason);
+    // Words, not codes (issue 15).
     expect(screen.getAllByRole("option").map((o) => o.textContent)).toEqual([
-      "CANCELLED",
-      "DIED",
+      "Cancelled",
+      "Died",
       "End of study",
     ]);
     await user.click(screen.getByRole("option", { name: "End of study" }));

@@ -1,11 +1,11 @@
 import {
+  type CloseReason,
   closeReasons,
   emptyStudyPatient,
   isClosed,
   lookupPageSizes,
   normalizeStudyPatient,
   notesMaxLength,
-  optionLabel,
   patientName,
   type SiteOption,
   type StudyPatient,
@@ -33,7 +33,18 @@ const nameOf = (row: { lastName?: string | null; firstName?: string | null }) =>
   patientName(row.lastName ?? "", row.firstName ?? "");
 
 /** The active site's assignments (spec §2.5 columns). */
-const listOf = (site: SiteOption): ListDescription<StudyPatientListRow> => ({
+type ListRow = StudyPatientListRow & Pick<StudyPatient, "studyWorkingName">;
+
+/** Close reasons in words (issue 15: not codes such as EOS), in the order of spec §4. */
+const closeReasonWords: Record<CloseReason, string> = {
+  CANCELLED: "Cancelled",
+  DIED: "Died",
+  EOS: "End of study",
+};
+const closeReasonText = (reason: string | null | undefined) =>
+  reason ? (closeReasonWords[reason as CloseReason] ?? reason) : null;
+
+const listOf = (site: SiteOption): ListDescription<ListRow> => ({
   resource: "study-patients",
   title: "Study patients",
   query: { siteId: site.id },
@@ -41,7 +52,13 @@ const listOf = (site: SiteOption): ListDescription<StudyPatientListRow> => ({
     { key: "id", title: "Id", sortable: true, className: "w-16" },
     { key: "barcode", title: "Barcode", sortable: true },
     { key: "patientName", title: "Patient", sortable: true, format: nameOf },
-    { key: "projectInternalCode", title: "Study", sortable: true },
+    // The study's working name (two studies of one project share its code, shown on hover).
+    {
+      key: "studyWorkingName",
+      title: "Study",
+      sortable: true,
+      format: (row) => <span title={row.projectInternalCode ?? undefined}>{row.studyWorkingName ?? ""}</span>,
+    },
     { key: "screenNr", title: "Screen Nr", sortable: true },
     { key: "randomNr", title: "Random Nr", sortable: true },
     { key: "startDate", title: "Start date", sortable: true },
@@ -96,7 +113,7 @@ const closeReasonField: FieldSpec = {
   label: "Close reason",
   required: true,
   kind: "select",
-  options: closeReasons.map((r) => ({ value: r.value, label: r.label })),
+  options: closeReasons.map((r) => ({ value: r.value, label: closeReasonWords[r.value] })),
 };
 
 /**
@@ -189,7 +206,7 @@ const detail: DetailDescription<StudyPatient> = {
     { label: "Started by", value: (sp) => show(sp.startedByName) },
     { label: "Status", value: (sp) => <AssignmentStatus active={sp.active} /> },
     { label: "Close date", value: (sp) => show(sp.closeDate) },
-    { label: "Close reason", value: (sp) => show(optionLabel(closeReasons, sp.closeReason as never)) },
+    { label: "Close reason", value: (sp) => show(closeReasonText(sp.closeReason)) },
     { label: "Closed by", value: (sp) => show(sp.closedByName) },
     { label: "Notes", value: (sp) => show(sp.notes) },
   ],
