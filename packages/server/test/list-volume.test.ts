@@ -1,0 +1,212 @@
+import { countBound, type ListData } from "@trialdesk/domain";
+import { eq, inArray, sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
+import * as schema from "../src/db/schema";
+import {
+  patientVisitScope,
+  patientVisitsResource,
+} from "../src/resources/patient-visits/patient-visits.resource";
+import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
+import { patientsResource } from "../src/resources/patients/patients.resource";
+import { patients } from "../src/resources/patients/patients.table";
+import { readsOtherTables, resourceService } from "../src/resources/resource";
+import { createSite, createStudy, createVisit } from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { setUpProject } from "./study-setup";
+
+type PatientRow = { id: number; lastName: string; firstName: string };
+type PlanNode = {
+  "Node Type": string;
+  "Index Name"?: string;
+  "Parent Relationship"?: string;
+  Plans?: PlanNode[];
+};
+
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+/**
+ * The generic list at volume (issue 14): names in the users' language, the bounded count, deep pages
+ * picked by id, and the SQL's order served by an index (EXPLAIN).
+ */
+describe.each(databaseKinds)("lists at volume on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let bigSite: { id: number };
+  let smallSite: { id: number };
+  const bigSiteSize = countBound + 50;
+
+  const list = async <T = PatientRow>(resource: string, query: string) => {
+    const res = await t.request<ListData<T>>({
+      method: "GET",
+      url: `/api/${resource}?${query}`,
+      session: admin,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data;
+  };
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    admin = await t.signedInUser({ isAdmin: true });
+    bigSite = await createSite(t.database.db);
+    smallSite = await createSite(t.database.db);
+    const db = t.database.db;
+    // Just past the count bound, in SQL: the API would take minutes for ten thousand patients.
+    await db.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
+      select 'pt-' || gen_random_uuid(), 'VOL-' || lpad(g::text, 6, '0'), ${bigSite.id},
+        (array['Anna', 'Béla', 'Ádám', 'Zsófia'])[1 + g % 4],
+        (array['Kovács', 'Balogh', 'Balázs', 'Nagy', 'Ábel', 'Zala', 'Orbán'])[1 + g % 7]
+      from generate_series(1, ${bigSiteSize}) g`);
+    await db.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
+      values ('pt-' || gen_random_uuid(), 'SML-1', ${smallSite.id}, 'Péter', 'Balogh'),
+        ('pt-' || gen_random_uuid(), 'SML-2', ${smallSite.id}, 'Anna', 'Balázs'),
+        ('pt-' || gen_random_uuid(), 'SML-3', ${smallSite.id}, 'Ede', 'Ádám'),
+        ('pt-' || gen_random_uuid(), 'SML-4', ${smallSite.id}, 'Anna', 'Adams'),
+        ('pt-' || gen_random_uuid(), 'SML-5', ${smallSite.id}, 'Ernő', 'Zala')`);
+    const project = await setUpProject(t, "VOLUME-001");
+    const study = await createStudy(db, project as never);
+    const screening = await createVisit(db, study.id, { name: "Screening", visitTypeId: 20 });
+    const week = await createVisit(db, study.id, { name: "Week 2", visitTypeId: 60 });
+    // Two visits for each of the first 3,000 patients of the big site, and one for each small-site patient.
+    await db.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time)
+      select 'pv-' || gen_random_uuid(), p.id, ${study.id}, v.id, date '2024-01-01' + (p.id * 7 + v.id) % 600,
+        time '08:00' + (p.id % 500) * interval '1 minute'
+      from (select id from patients where recorder_site_id = ${bigSite.id} order by id limit 3000) p
+      cross join (values (${screening.id}::int), (${week.id}::int)) v(id)`);
+    await db.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date)
+      select 'pv-' || gen_random_uuid(), id, ${study.id}, ${screening.id}, date '2025-01-01'
+      from patients where recorder_site_id = ${smallSite.id}`);
+    await db.execute(sql`analyze`);
+  });
+  afterAll(async () => t?.close());
+
+  it("sorts names in the users' language: Ádám by Adams, Balázs before Balogh", async () => {
+    const asc = await list("patients", `format=list&siteId=${smallSite.id}&order=name`);
+    expect(asc.items.map((p) => `${p.lastName} ${p.firstName}`)).toEqual([
+      "Ádám Ede",
+      "Adams Anna",
+      "Balázs Anna",
+      "Balogh Péter",
+      "Zala Ernő",
+    ]);
+    const desc = await list("patients", `format=list&siteId=${smallSite.id}&order=name&direction=desc`);
+    expect(desc.items.map((p) => p.lastName)).toEqual(["Zala", "Balogh", "Balázs", "Adams", "Ádám"]);
+  });
+
+  it("counts exactly up to the bound; beyond it answers the least number known to exist", async () => {
+    expect((await list("patients", `format=list&siteId=${smallSite.id}`)).pagination.total).toBe(5);
+
+    const first = await list("patients", `format=list&siteId=${bigSite.id}&pagesize=50`);
+    expect(first.items).toHaveLength(50);
+    expect(first.pagination.total).toBe(countBound + 1);
+
+    // The last page holds rows 10,001 to 10,050: reading it shows exactly how many there are.
+    const last = await list("patients", `format=list&siteId=${bigSite.id}&pagesize=50&page=201`);
+    expect(last.items).toHaveLength(50);
+    expect(last.pagination.total).toBe(bigSiteSize);
+
+    const past = await list("patients", `format=list&siteId=${bigSite.id}&pagesize=50&page=202`);
+    expect(past.items).toHaveLength(0);
+    expect(past.pagination.total).toBe(countBound + 1);
+  });
+
+  it("answers deep pages with the rows the order puts there", async () => {
+    const page = await list("patients", `format=list&siteId=${bigSite.id}&pagesize=50&order=name&page=150`);
+    const expected = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from patients where recorder_site_id = ${bigSite.id}
+        order by last_name collate "und-x-icu", first_name collate "und-x-icu", id offset ${149 * 50} limit 50`,
+    );
+    expect(page.items.map((p) => p.id)).toEqual(expected.map((r) => r.id));
+    // And the same page backwards from the end.
+    const back = await list(
+      "patients",
+      `format=list&siteId=${bigSite.id}&pagesize=50&order=name&direction=desc`,
+    );
+    const [{ id: lastId }] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from patients where recorder_site_id = ${bigSite.id}
+        order by last_name collate "und-x-icu" desc, first_name collate "und-x-icu" desc, id desc limit 1`,
+    );
+    expect(back.items[0].id).toBe(lastId);
+  });
+
+  it("counts patient visits of a site without the joins, and with them when a search needs them", async () => {
+    type VisitRow = { patientVisitId: number; patientName: string };
+    const site = await list<VisitRow>("patient-visits", `siteId=${smallSite.id}`);
+    expect(site.pagination.total).toBe(5);
+    const searched = await list<VisitRow>("patient-visits", `siteId=${smallSite.id}&searchTerm=Bal`);
+    expect(new Set(searched.items.map((v) => v.patientName))).toEqual(
+      new Set(["Balázs Anna", "Balogh Péter"]),
+    );
+    expect(searched.pagination.total).toBe(2);
+    const lastPage = await list<VisitRow>("patient-visits", `siteId=${bigSite.id}&pagesize=50&page=120`);
+    expect(lastPage.pagination.total).toBe(6_000);
+    expect(lastPage.items).toHaveLength(50);
+    const past = await list<VisitRow>("patient-visits", `siteId=${bigSite.id}&pagesize=50&page=121`);
+    expect(past.pagination.total).toBe(6_000);
+    expect(past.items).toHaveLength(0);
+  });
+
+  it("knows which filters read only the listed table (subqueries keep their own tables)", () => {
+    expect(readsOtherTables(eq(patientVisits.patientId, 1), patientVisits)).toBe(false);
+    expect(
+      readsOtherTables(patientVisitScope({ isAdmin: false, siteIds: [1] } as never), patientVisits),
+    ).toBe(false);
+    expect(readsOtherTables(eq(patients.lastName, "Kiss"), patientVisits)).toBe(true);
+    expect(
+      readsOtherTables([inArray(patientVisits.id, [1]), sql`${patients.firstName} = 'x'`], patientVisits),
+    ).toBe(true);
+  });
+
+  /** The SQL the list sends, read through a logging copy of the database connection. */
+  async function listSql(def: never, query: Record<string, string>) {
+    const statements: { sql: string; params: unknown[] }[] = [];
+    const logger = { logQuery: (text: string, params: unknown[]) => statements.push({ sql: text, params }) };
+    const client = (t.database.db as unknown as { $client: never }).$client;
+    const db =
+      kind === "pglite"
+        ? drizzlePglite({ client, schema, casing: "snake_case", logger })
+        : drizzlePg({ client, schema, casing: "snake_case", logger });
+    await resourceService(db as never, def).list(query, { id: 0, isAdmin: true, siteIds: [] } as never, 50);
+    const rows = statements.find((s) => s.sql.includes("= any(array(")) as (typeof statements)[number];
+    // The page's ids: the subquery that walks the order (the outer query only sorts those 51 rows).
+    const explained = await queryRows<{ "QUERY PLAN": unknown }>(
+      t.database.db,
+      sql.join([
+        sql.raw("explain (format json) "),
+        sql.raw(rows.sql.replace(/\$(\d+)/g, (_, n) => literal(rows.params[Number(n) - 1]))),
+      ]),
+    );
+    const planJson = explained[0]["QUERY PLAN"];
+    const plan = (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+    const initPlan = nodes(plan).find((n) => n["Parent Relationship"] === "InitPlan") as PlanNode;
+    expect(initPlan, JSON.stringify(plan)).toBeDefined();
+    return nodes(initPlan);
+  }
+  const literal = (value: unknown) =>
+    typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+
+  it("EXPLAIN: a site's patients by name come in index order, without a sort", async () => {
+    const page = await listSql(patientsResource as never, {
+      format: "list",
+      siteId: String(bigSite.id),
+      order: "name",
+      page: "100",
+    });
+    expect(page.map((n) => n["Node Type"])).not.toContain("Sort");
+    expect(page.map((n) => n["Node Type"])).not.toContain("Incremental Sort");
+    expect(page.map((n) => n["Index Name"])).toContain("patients_recorder_site_id_name_idx");
+  });
+
+  it("EXPLAIN: a site's patient visits newest first come backwards along the visit-date index", async () => {
+    const page = await listSql(patientVisitsResource as never, { siteId: String(bigSite.id) });
+    expect(page.map((n) => n["Node Type"])).not.toContain("Sort");
+    expect(page.map((n) => n["Node Type"])).not.toContain("Incremental Sort");
+    const scan = page.find((n) => n["Index Name"] === "patient_visits_visit_date_idx");
+    expect(scan?.["Node Type"]).toMatch(/^Index (Only )?Scan$/);
+  });
+});
