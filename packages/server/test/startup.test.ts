@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config";
+import type { Database } from "../src/db/client";
+import { users } from "../src/resources/users/users.table";
+import { demoAdmin } from "../src/seed/factories";
+import { seed } from "../src/seed/seed";
+import { prepareDatabase } from "../src/startup";
+import { databaseKinds, freshDatabase, startApp, type TestApp } from "./helpers";
+
+describe("safer defaults", () => {
+  it("listens on 127.0.0.1 for the embedded demo, on every address with a real PostgreSQL, or on HOST", () => {
+    expect(loadConfig({}).host).toBe("127.0.0.1");
+    expect(loadConfig({ DATABASE_URL: "postgres://db/trialdesk" }).host).toBe("0.0.0.0");
+    expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+});
+
+describe.each(databaseKinds)("start-up on %s", (kind) => {
+  let database: Database;
+  let t: TestApp;
+  const admin = { email: "first.admin@example.org", password: "Tidy-Heron-417" };
+  const env = { seed: "never" as const, adminEmail: admin.email, adminPassword: admin.password };
+  const signIn = (email: string, password: string) =>
+    t.request({ method: "POST", url: "/api/auth", payload: { username: email, password } });
+
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+    t = await startApp(kind, { database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.close();
+  });
+
+  it("creates the ADMIN_EMAIL administrator once; a restart neither resets the password nor re-activates", async () => {
+    const first = await prepareDatabase(database, env);
+    expect(first.messages).toEqual([`Administrator ${admin.email} created (ADMIN_EMAIL).`]);
+    const session = await t.signIn(admin.email, admin.password);
+    const changed = await t.request({
+      method: "POST",
+      url: "/api/me/password",
+      session,
+      payload: {
+        currentPassword: admin.password,
+        password: "Changed-Lynx-208",
+        password2: "Changed-Lynx-208",
+      },
+    });
+    expect(changed.status).toBe(200);
+    const [before] = await database.db.select().from(users).where(eq(users.email, admin.email));
+
+    const restart = await prepareDatabase(database, env);
+    expect(restart.messages[0]).toMatch(/already exists: ADMIN_PASSWORD was not applied/);
+    expect((await signIn(admin.email, admin.password)).status).toBe(401);
+    expect((await signIn(admin.email, "Changed-Lynx-208")).status).toBe(200);
+    const [after] = await database.db.select().from(users).where(eq(users.email, admin.email));
+    expect(after.version).toBe(before.version);
+    expect(after.passwordHash).toBe(before.passwordHash);
+
+    // A deactivated account stays deactivated across a restart.
+    await database.db.update(users).set({ isActive: false }).where(eq(users.id, after.id));
+    await prepareDatabase(database, env);
+    const [still] = await database.db.select().from(users).where(eq(users.id, after.id));
+    expect(still.isActive).toBe(false);
+  });
+
+  it("refuses a short or common ADMIN_PASSWORD for a new administrator", async () => {
+    await expect(
+      prepareDatabase(database, { ...env, adminEmail: "second@example.org", adminPassword: "password123" }),
+    ).rejects.toThrow(/ADMIN_PASSWORD: Password is too common/);
+    await expect(
+      prepareDatabase(database, { ...env, adminEmail: "second@example.org", adminPassword: "short" }),
+    ).rejects.toThrow(/ADMIN_PASSWORD: Password is too short/);
+  });
+
+  it("SEED=always (seeding again) never resets an existing demo account's password", async () => {
+    await seed(database.db, { demoAdmin: true });
+    const session = await t.signIn(demoAdmin.email, demoAdmin.password);
+    await t.request({
+      method: "POST",
+      url: "/api/me/password",
+      session,
+      payload: {
+        currentPassword: demoAdmin.password,
+        password: "Own-Choice-771",
+        password2: "Own-Choice-771",
+      },
+    });
+    await seed(database.db, { demoAdmin: true });
+    expect((await signIn(demoAdmin.email, demoAdmin.password)).status).toBe(401);
+    expect((await signIn(demoAdmin.email, "Own-Choice-771")).status).toBe(200);
+  }, 120_000);
+});
