@@ -87,6 +87,17 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
     ]);
   });
 
+  it("refuses study dates out of order with a message on the later date's field", async () => {
+    const res = await create(
+      studyInput(project, { fpfv: "2025-07-01", lpfv: "2025-06-30", lplv: "2025-03-01" }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual([
+      { field: "lpfv", message: "LPFV cannot be before FPFV" },
+      { field: "lplv", message: "LPLV cannot be before LPFV" },
+    ]);
+  });
+
   it("allows one study per project and variant, with a field error on the variant", async () => {
     await create(studyInput(project, { variant: "VARIANT-1" }));
     const again = await create(studyInput(project, { variant: "VARIANT-1" }));

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { projectStatusIds, type StudyVariant, studyVariants } from "../constants";
+import { isValidIsoDate } from "../rules/dates";
 import { idRef, recordMeta, text } from "../schema";
-import { required, validator } from "../validation";
+import { check, required, validator } from "../validation";
 import { blankToNull, dateField, oneOf } from "./fields";
 
 export type Study = {
@@ -49,6 +50,17 @@ export const validateStudy = validator<Partial<StudyInput>>(
   required("lpfv", "LPFV is required"),
   required("lplv", "LPLV is required"),
   required("projectStatusId", "Status is required"),
+  // First patient first visit, last patient first visit, last patient last visit come in this order.
+  check(
+    "lpfv",
+    (study) => !isValidIsoDate(study.fpfv) || !isValidIsoDate(study.lpfv) || study.fpfv <= study.lpfv,
+    "LPFV cannot be before FPFV",
+  ),
+  check(
+    "lplv",
+    (study) => !isValidIsoDate(study.lpfv) || !isValidIsoDate(study.lplv) || study.lpfv <= study.lplv,
+    "LPLV cannot be before LPFV",
+  ),
 );
 
 /** An emptied date input is no date. */
