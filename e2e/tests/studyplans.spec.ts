@@ -284,3 +284,50 @@ test("the studyplans list shows Complete, Incomplete and Missing; rows open the 
   }
   await expect(page.getByText("Sequence", { exact: true })).toHaveCount(4);
 });
+
+test("the Calculation choice: a From the first visit plan whose days go down warns without blocking, and From the previous visit is saved", async ({
+  page,
+}) => {
+  await signIn(page, "/");
+  const { study } = await studyWithVisits(page);
+  const api = await apiOf(page);
+  const visits = (await api.get(`/api/studies/${study.uuid}/visits?pagesize=100`)).items as {
+    id: number;
+    name: string;
+  }[];
+  const id = (name: string) => visits.find((v) => v.name === name)?.id as number;
+  // Typed as intervals: 28 days to Randomisation, then 14 more to Week 4.
+  const step = (from: string, to: string | null, days: number, sequence: number) => ({
+    fromVisitId: id(from),
+    toVisitId: to ? id(to) : null,
+    daysFromStart: days,
+    allowedDaysBefore: 2,
+    allowedDaysAfter: 2,
+    sequence,
+  });
+  const plan = await api.post("/api/studyplans", {
+    studyUuid: study.uuid,
+    calculationMode: "default",
+    schedule: [
+      step("Screening", "Randomisation", 28, 1),
+      step("Randomisation", "Week 4", 14, 2),
+      step("Week 4", null, 0, 3),
+    ],
+  });
+
+  await page.goto(`/studyplans/${plan.uuid}/edit`);
+  const calculation = page.getByRole("group", { name: "Calculation" });
+  await expect(calculation.getByRole("radio", { name: "From the first visit" })).toBeChecked();
+  const warning = page.getByText(/The days go down along this plan/);
+  await expect(warning).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save" })).toBeEnabled();
+
+  await calculation.getByRole("radio", { name: "From the previous visit" }).check();
+  await expect(warning).toHaveCount(0);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Studyplan saved successfully")).toBeVisible();
+  await page.reload();
+  await expect(calculation.getByRole("radio", { name: "From the previous visit" })).toBeChecked();
+  await expect(warning).toHaveCount(0);
+  expect((await api.get(`/api/studyplans/${plan.uuid}`)).calculationMode).toBe("previous");
+});
