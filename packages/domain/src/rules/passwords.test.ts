@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validator } from "../validation";
-import { emailRules, isNewRecord, passwordRules } from "./passwords";
+import { emailRules, isNewRecord, passwordRules, withCommonPasswordRule } from "./passwords";
 
 describe("password rules", () => {
   const validate = validator<{ id?: number; password?: string; password2?: string }>(...passwordRules());
@@ -31,5 +31,26 @@ describe("password rules", () => {
     expect(email({})).toEqual({ email: "Email is required" });
     expect(email({ email: "x@y" })).toEqual({ email: "Email is not valid" });
     expect(email({ email: "x@y.hu" })).toEqual({});
+  });
+});
+
+describe("the common-password rule", () => {
+  const validate = withCommonPasswordRule(
+    validator<{ id?: number; password?: string; password2?: string }>(...passwordRules()),
+    (password) => ["password123", "qwerty"].includes(password.toLowerCase()),
+  );
+
+  it("refuses a listed password only once the spec's rules pass (length first)", () => {
+    expect(validate({ password: "Password123", password2: "Password123" })).toEqual({
+      password: "Password is too common. Please choose one that is harder to guess.",
+    });
+    expect(validate({ password: "qwerty", password2: "qwerty" })).toEqual({
+      password: "Password is too short. It should be at least 8 characters.",
+    });
+    expect(validate({ password: "Tidy-Heron-417", password2: "Tidy-Heron-417" })).toEqual({});
+  });
+
+  it("leaves an existing record's empty password alone", () => {
+    expect(validate({ id: 3, password: "", password2: "" })).toEqual({});
   });
 });
