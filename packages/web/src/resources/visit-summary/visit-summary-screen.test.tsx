@@ -187,7 +187,7 @@ describe("VisitSummaryScreen", () => {
     const [done, booked] = within(rows[1]).getAllByRole("cell").slice(2);
     expect(done).toHaveClass("bg-green-100");
     expect(booked).toHaveClass("bg-blue-100");
-    expect(booked).toHaveAttribute("title", "Booked · window 15 Mar – 19 Mar 2025");
+    expect(booked).toHaveAttribute("title", "Booked outside the window · window 15 Mar – 19 Mar 2025");
     const [overdue, upcoming] = within(rows[2]).getAllByRole("cell").slice(2);
     expect(overdue).toHaveClass("bg-red-100");
     expect(upcoming).toHaveClass("bg-violet-100");

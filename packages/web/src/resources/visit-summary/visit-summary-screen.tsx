@@ -87,7 +87,8 @@ export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
 /** A cell's hover text: its state and, when planned, its window. */
 const cellTitle = (value: VisitSummaryCell) => {
   const window = windowText(value);
-  return window ? `${visitStateLabel(value.state)} · window ${window}` : visitStateLabel(value.state);
+  const state = `${visitStateLabel(value.state)}${value.bookedOutsideWindow ? " outside the window" : ""}`;
+  return window ? `${state} · window ${window}` : state;
 };
 
 /** The profile has a visit overdue today (the "Only patients with overdue visits" toggle). */
@@ -151,6 +152,7 @@ function SiteSummary({ siteId }: { siteId: number }) {
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
         <StudyPicker
           value={studyUuid}
+          current={study.data}
           onChange={(uuid) => navigate({ pathname: `/visit-summary/${uuid}`, search: params.toString() })}
         />
         <Checkbox
@@ -178,7 +180,16 @@ function SiteSummary({ siteId }: { siteId: number }) {
 }
 
 /** Every study the user may see, by working name; choosing one opens its summary. */
-function StudyPicker({ value, onChange }: { value: string; onChange: (uuid: string) => void }) {
+function StudyPicker({
+  value,
+  current,
+  onChange,
+}: {
+  value: string;
+  /** The open study, named even when it is not among the first 100. */
+  current?: Study;
+  onChange: (uuid: string) => void;
+}) {
   const query = { page: 1, pagesize: lookupPageSizes.studies, order: "workingName", direction: "asc" };
   const studies = useQuery({
     queryKey: ["lookup", "studies", query],
@@ -194,6 +205,7 @@ function StudyPicker({ value, onChange }: { value: string; onChange: (uuid: stri
           options={options}
           loading={studies.isPending}
           onChange={onChange}
+          selectedOption={current ? { value: current.uuid, label: current.workingName } : undefined}
           placeholder="Type to select a study ..."
           emptyText="No item found"
         />
