@@ -42,15 +42,20 @@ test("create a study: the working name follows project and variant; dates typed 
   await expect(fpfv).toHaveValue("2025-09-01");
 
   // Clicking: the calendar opens on the current month, Monday first.
-  const lpfvField = page.getByLabel("LPFV").locator("..");
-  await lpfvField.getByRole("button", { name: "Open calendar" }).click();
+  // Each calendar button is named after its field (issue 15).
+  await page.getByRole("button", { name: "Open calendar for LPFV", exact: true }).click();
   const calendar = page.getByRole("dialog", { name: "LPFV" });
   await expect(calendar.locator("th").first()).toHaveText("Mo");
   await calendar.getByRole("button", { name: / 15th, / }).click();
   await expect(page.getByLabel("LPFV")).toHaveValue(`${today().slice(0, 8)}15`);
 
+  // Dates out of order are refused with a message (issue 15).
+  await page.getByLabel("LPLV").pressSequentially("20250101");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("LPLV cannot be before LPFV")).toBeVisible();
+
   // Clicking with the year and month dropdowns, then a day by keyboard.
-  await page.getByLabel("LPLV").locator("..").getByRole("button", { name: "Open calendar" }).click();
+  await page.getByRole("button", { name: "Open calendar for LPLV", exact: true }).click();
   const lplvCalendar = page.getByRole("dialog", { name: "LPLV" });
   await lplvCalendar
     .getByRole("combobox", { name: /year/i })

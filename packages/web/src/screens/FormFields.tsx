@@ -107,6 +107,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
         ) : spec.kind === "date" ? (
           <DatePicker
             {...control}
+            label={spec.label}
             value={value as string | null}
             onChange={(v) => form.setValue(spec.name, v)}
             min={spec.min}

@@ -11,17 +11,37 @@ function Harness({ initial = "", min, max }: { initial?: string; min?: string; m
   return (
     <>
       <Field id="fpfv" label="FPFV" required>
-        {(control) => <DatePicker {...control} value={value} onChange={setValue} min={min} max={max} />}
+        {(control) => (
+          <DatePicker {...control} label="FPFV" value={value} onChange={setValue} min={min} max={max} />
+        )}
       </Field>
       <output aria-label="value">{value}</output>
     </>
   );
 }
 
-const calendarButton = () => screen.getByRole("button", { name: "Open calendar" });
+const calendarButton = () => screen.getByRole("button", { name: "Open calendar for FPFV" });
 const day = (name: RegExp) => screen.getByRole("button", { name });
 
 describe("DatePicker", () => {
+  it("names its calendar button after its field, so three on one form differ; the label names only the input", () => {
+    render(
+      <div>
+        {["FPFV", "LPFV", "LPLV"].map((label) => (
+          <Field key={label} id={label.toLowerCase()} label={label}>
+            {(control) => <DatePicker {...control} label={label} value="" onChange={() => {}} />}
+          </Field>
+        ))}
+      </div>,
+    );
+    expect(screen.getAllByRole("button").map((b) => b.textContent)).toEqual([
+      "Open calendar for FPFV",
+      "Open calendar for LPFV",
+      "Open calendar for LPLV",
+    ]);
+    expect(screen.getByLabelText("LPFV")).toHaveAttribute("id", "lpfv");
+  });
+
   it("is found by its label and types digits into yyyy-MM-dd with the hyphens added", async () => {
     const user = userEvent.setup();
     render(<Harness />);

@@ -34,9 +34,12 @@ export function DatePicker({
   invalid,
   disabled,
   readOnly,
+  label,
   className = "",
   ...control
 }: ControlProps & {
+  /** The field's label: the calendar button is called "Open calendar for {label}". */
+  label?: string;
   value: string | null | undefined;
   onChange: (value: string) => void;
   /** Earliest and latest day that can be picked (yyyy-MM-dd). */
@@ -84,11 +87,12 @@ export function DatePicker({
         <Popover.Trigger asChild disabled={disabled || readOnly}>
           <button
             type="button"
-            aria-label="Open calendar"
-            aria-describedby={`${control.id}-label`}
             className="flex shrink-0 items-center rounded-md border border-gray-300 bg-white px-2 text-gray-700 shadow-sm hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:bg-gray-100"
           >
             <CalendarDays aria-hidden="true" className="size-4" />
+            {/* Named after its field, so several on one form differ (issue 15); the name is text, not
+                aria-label, so that the field's label still names only the input. */}
+            <span className="sr-only">{label ? `Open calendar for ${label}` : "Open calendar"}</span>
           </button>
         </Popover.Trigger>
         <Popover.Portal>
