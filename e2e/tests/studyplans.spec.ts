@@ -234,8 +234,8 @@ test("build a studyplan by pointer, keyboard and buttons, edit one schedule row 
   await expect(page).toHaveURL(/\/studyplans$/);
   await page.getByRole("searchbox", { name: "Search" }).fill(protocolNr);
   await expect(row.getByText("Complete", { exact: true })).toBeVisible();
-  await expect(row).toContainText("Studyplan: 5");
-  await expect(row).toContainText("Mandatory: 4");
+  await expect(row).toContainText("Studyplan: 5 visits");
+  await expect(row).toContainText("Mandatory: 4 of 4 planned");
 });
 
 test("the studyplans list shows Complete, Incomplete and Missing; rows open the editor or a new plan", async ({
@@ -247,9 +247,12 @@ test("the studyplans list shows Complete, Incomplete and Missing; rows open the 
   const rowOf = (name: string) =>
     page.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
   await expect(rowOf("TD-2025-001_NORMAL").getByText("Complete", { exact: true })).toBeVisible();
-  await expect(rowOf("TD-2025-001_NORMAL")).toContainText("Studyplan: 11");
-  await expect(rowOf("TD-2025-001_NORMAL")).toContainText("Mandatory: 10");
+  await expect(rowOf("TD-2025-001_NORMAL")).toContainText("Studyplan: 11 visits");
+  await expect(rowOf("TD-2025-001_NORMAL")).toContainText("Mandatory: 10 of 10 planned");
   await expect(rowOf("TD-2025-001_SUB-STUDY").getByText("Incomplete", { exact: true })).toBeVisible();
+  // Incomplete: fewer of the study's mandatory visits are planned than it has (issue 15, bug 9).
+  const counts = (await rowOf("TD-2025-001_SUB-STUDY").textContent())?.match(/Mandatory: (\d+) of (\d+)/);
+  expect(Number(counts?.[1])).toBeLessThan(Number(counts?.[2]));
   await expect(rowOf("TD-2025-002_NORMAL").getByText("Missing", { exact: true })).toBeVisible();
 
   await rowOf("TD-2025-002_NORMAL").getByRole("cell", { name: "TD-2025-002_NORMAL", exact: true }).click();
@@ -330,4 +333,16 @@ test("the Calculation choice: a From the first visit plan whose days go down war
   await expect(calculation.getByRole("radio", { name: "From the previous visit" })).toBeChecked();
   await expect(warning).toHaveCount(0);
   expect((await api.get(`/api/studyplans/${plan.uuid}`)).calculationMode).toBe("previous");
+});
+
+test("the create route of a study that has a plan opens that plan (issue 15, bug 6)", async ({ page }) => {
+  await signIn(page, "/studyplans");
+  const row = page
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: "TD-2025-001_NORMAL", exact: true }) });
+  const edit = await row.getByRole("link", { name: /^Edit / }).getAttribute("href");
+  await page.goto("/studies/std-00000000-0000-4000-8000-000000000001/studyplans/create");
+  await expect(page).toHaveURL(edit as string);
+  await expect(page.getByRole("heading", { name: "TD-2025-001_NORMAL", level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Drag / }).first()).toBeVisible();
 });

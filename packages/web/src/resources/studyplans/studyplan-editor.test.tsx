@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Call, renderRoutes, stubApi } from "../../screens/test-utils";
-import { Editor } from "./studyplan-screens";
+import { Editor, List } from "./studyplan-screens";
 
 const studyUuid = "std-1";
 const planUuid = "spl-1";
@@ -32,8 +32,26 @@ const plan = {
   schedule: [entry(1, 2, 14, 1), entry(2, 3, 7, 2), entry(3, null, 0, 3)],
 };
 
-function server() {
+const listRow = {
+  studyId: 9,
+  studyUuid,
+  studyName: "TD-2025-001_NORMAL",
+  protocolNr: "TD-2025-001",
+  studyplanId: 5,
+  studyplanUuid: planUuid,
+  studyplanVisitCount: 3,
+  mandatoryStudyplanVisitCount: 2,
+  mandatoryVisitCount: 3,
+};
+
+function server(refuse?: { message: string; field: string }) {
   return stubApi((call: Call) => {
+    if (call.path === `/api/studies/${studyUuid}`)
+      return { data: { uuid: studyUuid, workingName: plan.studyName } };
+    if (call.path === "/api/studyplans" && call.method === "GET")
+      return { data: { items: [listRow], pagination: { page: 1, pageSize: 100, total: 1 } } };
+    if (refuse && call.method !== "GET")
+      return { status: 400, errorMessage: "Invalid field data", fieldErrors: [refuse] };
     if (call.path === `/api/studyplans/${planUuid}` && call.method === "GET") return { data: plan };
     if (call.path === `/api/studyplans/${planUuid}` && call.method === "PUT")
       return { data: { ...plan, ...(call.body as object), version: 3 } };
@@ -87,5 +105,41 @@ describe("studyplan editor: calculation (issue 12)", () => {
     } finally {
       plan.schedule[1].daysFromStart = 7;
     }
+  });
+});
+
+describe("studyplans (issue 15, bugs 6 and 9)", () => {
+  it("opens a study's existing plan from the create route instead of an empty one", async () => {
+    server();
+    const { router } = renderRoutes(
+      [
+        { path: "/studies/:studyUuid/studyplans/create", element: <Editor /> },
+        { path: "/studyplans/:studyplanUuid/edit", element: <Editor /> },
+      ],
+      [`/studies/${studyUuid}/studyplans/create`],
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/studyplans/${planUuid}/edit`));
+    expect(await screen.findByText("Week 3")).toBeInTheDocument();
+  });
+
+  it("shows the server's field messages in an error bar when a save is refused", async () => {
+    const u = userEvent.setup();
+    server({ field: "studyId", message: "The study already has a studyplan" });
+    open();
+    await u.click(await screen.findByRole("radio", { name: "From the previous visit" }));
+    const save = screen.getByRole("button", { name: "Save" });
+    await waitFor(() => expect(save).toBeEnabled());
+    await u.click(save);
+    const bar = await screen.findByRole("alert");
+    expect(bar).toHaveTextContent("Invalid field data: The study already has a studyplan");
+  });
+
+  it("lists the plan's mandatory visits against the study's, so the status is plain", async () => {
+    server();
+    renderRoutes([{ path: "/studyplans", element: <List /> }], ["/studyplans"]);
+    const row = (await screen.findByText("TD-2025-001_NORMAL")).closest("tr") as HTMLElement;
+    expect(row).toHaveTextContent("Studyplan: 3 visits");
+    expect(row).toHaveTextContent("Mandatory: 2 of 3 planned");
+    expect(row).toHaveTextContent("Incomplete");
   });
 });

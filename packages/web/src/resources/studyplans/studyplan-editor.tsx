@@ -35,6 +35,7 @@ import {
   type ScheduleEntry,
   type Study,
   type StudyplanInput,
+  type StudyplanListRow,
   type StudyVisitRow,
   scheduleFromPlan,
   visitTypes,
@@ -42,7 +43,7 @@ import {
 import { ArrowDown, ArrowLeft, ArrowUp, GripVertical, Minus, Plus, RotateCcw, Save } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
-import { api } from "../../api/client";
+import { ApiError, api } from "../../api/client";
 import { toast } from "../../app/toast";
 import { useFormState } from "../../screens/useFormState";
 import { useUnsavedChangesGuard } from "../../screens/useUnsavedChangesGuard";
@@ -134,6 +135,20 @@ export function StudyplanEditor({
     queryFn: () => api.get<ListData<StudyVisit>>(`studies/${studyKey}/visits`, visitsQuery),
     enabled: Boolean(studyKey),
   });
+  // A study that has a plan already opens that plan, not an empty one (issue 15, bug 6): the list's
+  // row of the study, found by its working name, names the plan.
+  const studyName = studyUuid ? study.data?.workingName : undefined;
+  const existing = useQuery({
+    queryKey: ["studyplan-of", studyUuid, studyName],
+    queryFn: () =>
+      api.get<ListData<StudyplanListRow>>("studyplans", { page: 1, pagesize: 100, searchTerm: studyName }),
+    enabled: Boolean(studyName),
+    select: (data) => data.items.find((row) => row.studyUuid === studyUuid)?.studyplanUuid ?? null,
+  });
+  useEffect(() => {
+    if (existing.data) navigate(`/studyplans/${existing.data}/edit`, { replace: true });
+  }, [existing.data, navigate]);
+
   const error = plan.error ?? study.error ?? visits.error;
   useEffect(() => {
     if (error) toast({ title: `Error loading studyplan: ${error.message}`, variant: "destructive" });
@@ -194,9 +209,12 @@ export function StudyplanEditor({
 
   const guard = useUnsavedChangesGuard(form.unsaved);
   const [saving, setSaving] = useState(false);
+  // Why the last save failed, with the server's field messages (e.g. "The study already has a studyplan").
+  const [saveError, setSaveError] = useState<string | null>(null);
   const save = async () => {
     if (!ready || saving) return;
     setSaving(true);
+    setSaveError(null);
     const data = editable(form.formData);
     try {
       const saved =
@@ -209,11 +227,11 @@ export function StudyplanEditor({
       queryClient.setQueryData(["studyplan", saved.uuid], saved);
       navigate(`/studyplans/${saved.uuid}/edit`, { replace: true });
     } catch (error) {
-      toast({
-        title: "Error during save",
-        description: error instanceof Error ? error.message : String(error),
-        variant: "destructive",
-      });
+      const fields = error instanceof ApiError ? error.fieldErrors.map((e) => e.message) : [];
+      const message = error instanceof Error ? error.message : String(error);
+      const text = fields.length > 0 ? `${message}: ${fields.join("; ")}` : message;
+      setSaveError(text);
+      toast({ title: "Error during save", description: text, variant: "destructive" });
     } finally {
       setSaving(false);
     }
@@ -293,6 +311,15 @@ export function StudyplanEditor({
           </Button>
         </div>
       </header>
+
+      {saveError && (
+        <p
+          role="alert"
+          className="mx-4 mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
+        >
+          {saveError}
+        </p>
+      )}
 
       <CalculationChoice
         value={form.formData.calculationMode ?? "default"}

@@ -34,9 +34,13 @@ const list: ListDescription<StudyplanListRow> = {
       key: "visits",
       title: "Visits",
       format: (row) => (
+        // The status compares the plan's mandatory visits with the study's: both numbers are shown
+        // (issue 15, bug 9).
         <span className="flex flex-col text-xs text-gray-700">
-          <span>Studyplan: {row.studyplanVisitCount}</span>
-          <span>Mandatory: {row.mandatoryVisitCount ?? 0}</span>
+          <span>Studyplan: {row.studyplanVisitCount} visits</span>
+          <span>
+            Mandatory: {row.mandatoryStudyplanVisitCount ?? 0} of {row.mandatoryVisitCount ?? 0} planned
+          </span>
         </span>
       ),
     },
