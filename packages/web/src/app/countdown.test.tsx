@@ -57,6 +57,36 @@ describe("inactivity countdown (spec §4)", () => {
     expect(router.state.location.pathname).toBe("/logout");
     expect(isSessionExpiry(router.state.location)).toBe(true);
     expect(await screen.findByText("You have been logged out!")).toBeInTheDocument();
+    // It says why (issue 15).
+    expect(screen.getByText("Your session ended because of inactivity.")).toBeInTheDocument();
+  });
+
+  it("warns one minute before the end; Stay signed in starts the countdown again", async () => {
+    const { router } = startWithTimeout(120);
+    const timer = await screen.findByRole("timer");
+    await tick(59_000);
+    expect(timer).toHaveTextContent("01:01");
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    await tick(1000);
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "You will be signed out in less than a minute because of inactivity.",
+    );
+    const warning = screen.getByRole("region", { name: "Inactivity warning" });
+    expect(warning).toHaveTextContent("01:00");
+    fireEvent.click(screen.getByRole("button", { name: "Stay signed in" }));
+    expect(timer).toHaveTextContent("02:00");
+    expect(screen.queryByRole("region", { name: "Inactivity warning" })).not.toBeInTheDocument();
+    await tick(60_000);
+    expect(router.state.location.pathname).toBe("/");
+  });
+
+  it("a logout the user chose does not speak of inactivity", async () => {
+    fakeServer(signedInHandlers());
+    const { router } = renderApp("/");
+    await screen.findByRole("timer");
+    await act(() => router.navigate("/logout"));
+    expect(await screen.findByText("You have been logged out!")).toBeInTheDocument();
+    expect(screen.queryByText("Your session ended because of inactivity.")).not.toBeInTheDocument();
   });
 
   it("starts again on every route change", async () => {

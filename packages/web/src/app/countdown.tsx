@@ -1,6 +1,7 @@
 import { Clock } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
+import { Button } from "../ui/button";
 
 /** mm:ss of spec §9 (minutes keep counting past 59 for long timeouts). */
 export function formatCountdown(totalSeconds: number): string {
@@ -30,7 +31,11 @@ export const activityChannelName = "trialdesk-activity";
  * user input, and at zero navigates to /logout. It counts against a deadline, not by decrementing,
  * so a throttled background tab still ends on time.
  */
-export function useInactivityCountdown(timeoutSeconds: number): { remaining: number; now: Date } {
+export function useInactivityCountdown(timeoutSeconds: number): {
+  remaining: number;
+  now: Date;
+  restart: () => void;
+} {
   const location = useLocation();
   const navigate = useNavigate();
   const [remaining, setRemaining] = useState(timeoutSeconds);
@@ -78,12 +83,48 @@ export function useInactivityCountdown(timeoutSeconds: number): { remaining: num
     };
   }, [restart]);
 
-  return { remaining, now };
+  return { remaining, now, restart };
 }
+
+/** The warning comes this long before the countdown ends (issue 15), when the timeout is longer. */
+export const inactivityWarningSeconds = 60;
 
 /** The top bar's clock: the current time and the inactivity countdown. */
 export function ClockCountdown({ timeoutSeconds }: { timeoutSeconds: number }) {
-  const { remaining, now } = useInactivityCountdown(timeoutSeconds);
+  const { remaining, now, restart } = useInactivityCountdown(timeoutSeconds);
+  const warn =
+    timeoutSeconds > inactivityWarningSeconds && remaining <= inactivityWarningSeconds && remaining > 0;
+  return (
+    <>
+      {warn && <InactivityWarning remaining={remaining} onStay={restart} />}
+      {clock(now, remaining)}
+    </>
+  );
+}
+
+/**
+ * The last minute before the inactivity logout: announced once (the ticking time is not re-read every
+ * second) with Stay signed in, which starts the countdown again. Not modal: any key or click counts
+ * as activity and ends it too.
+ */
+function InactivityWarning({ remaining, onStay }: { remaining: number; onStay: () => void }) {
+  return (
+    <section
+      aria-label="Inactivity warning"
+      className="fixed top-14 left-1/2 z-50 flex w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 shadow-lg"
+    >
+      <p>
+        <span role="alert">You will be signed out in less than a minute because of inactivity.</span>{" "}
+        <span aria-hidden="true" className="font-semibold tabular-nums">
+          {formatCountdown(remaining)}
+        </span>
+      </p>
+      <Button onClick={onStay}>Stay signed in</Button>
+    </section>
+  );
+}
+
+function clock(now: Date, remaining: number) {
   return (
     <div className="flex shrink-0 items-center gap-1.5 whitespace-nowrap text-sm tabular-nums text-gray-700 sm:gap-2">
       <Clock aria-hidden className="hidden size-4 text-gray-500 sm:block" />
