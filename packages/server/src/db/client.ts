@@ -114,7 +114,19 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
   return {
     db: db as unknown as Db,
     kind: "postgres",
-    migrate: () => migratePg(db, { migrationsFolder }),
+    // Migrations may rightly run longer than a request's statement timeout (an index on a big table).
+    migrate: async () => {
+      const migrator = new pg.Pool({
+        connectionString: url,
+        max: 1,
+        connectionTimeoutMillis: timeouts.connectTimeoutMs,
+      });
+      try {
+        await migratePg(drizzlePg({ client: migrator, schema, casing }), { migrationsFolder });
+      } finally {
+        await migrator.end();
+      }
+    },
     close: () => pool.end(),
   };
 }
