@@ -346,3 +346,21 @@ test("the create route of a study that has a plan opens that plan (issue 15, bug
   await expect(page.getByRole("heading", { name: "TD-2025-001_NORMAL", level: 1 })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Drag / }).first()).toBeVisible();
 });
+
+test("at 390 px the editor's move and remove buttons stay on screen (issue 15, bug 3)", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, "/studyplans");
+  await page.getByRole("link", { name: /^Edit the studyplan of TD-2025-001_NORMAL/ }).click();
+  await expect(page.getByRole("button", { name: /^Drag / }).first()).toBeVisible();
+  const buttons = page.getByRole("button", {
+    name: /^(Move .* (up|down)|Remove .* from plan|Add .* to plan)$/,
+  });
+  expect(await buttons.count()).toBeGreaterThan(3);
+  const outside = await buttons.evaluateAll((all) =>
+    all
+      .filter((b) => b.getBoundingClientRect().right > window.innerWidth)
+      .map((b) => b.getAttribute("aria-label")),
+  );
+  expect(outside).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});

@@ -483,7 +483,7 @@ function PaneBox({
     <section
       ref={setNodeRef}
       aria-labelledby={titleId}
-      className={`flex min-h-48 flex-col gap-2 rounded-lg border p-3 transition-colors ${highlighted ? "border-blue-400 bg-blue-50/60" : "border-gray-200 bg-gray-50"}`}
+      className={`flex min-h-48 min-w-0 flex-col gap-2 rounded-lg border p-3 transition-colors ${highlighted ? "border-blue-400 bg-blue-50/60" : "border-gray-200 bg-gray-50"}`}
     >
       <h2 id={titleId} className="text-sm font-semibold text-gray-800">
         {paneTitles[pane]} <span className="font-normal text-gray-500">({ids.length})</span>
@@ -522,7 +522,8 @@ function CardBody({
   const mandatory = visit.mandatory === 1;
   return (
     <div
-      className={`flex items-center gap-2 rounded-md border border-gray-200 bg-white px-2 py-1.5 ${className}`}
+      // On a phone the badge and the buttons move to a second line rather than off the card (issue 15, bug 3).
+      className={`flex flex-wrap items-center gap-2 rounded-md border border-gray-200 bg-white px-2 py-1.5 ${className}`}
     >
       {handle ?? <GripVertical aria-hidden="true" className="size-4 text-gray-400" />}
       {number !== null && (
@@ -530,7 +531,7 @@ function CardBody({
           {number}
         </span>
       )}
-      <span className="min-w-0 flex-1 truncate text-sm font-medium text-gray-900">{visit.name}</span>
+      <span className="min-w-24 flex-1 truncate text-sm font-medium text-gray-900">{visit.name}</span>
       <span
         role="img"
         aria-label={mandatory ? "Mandatory" : "Optional"}
@@ -540,7 +541,7 @@ function CardBody({
       <Badge color={visit.visitTypeId === randomisationVisitType ? "amber" : "gray"}>
         {typeLabel(visit)}
       </Badge>
-      {children}
+      {children && <span className="ml-auto flex shrink-0 items-center gap-1">{children}</span>}
     </div>
   );
 }
