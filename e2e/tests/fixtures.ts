@@ -48,3 +48,37 @@ export async function newPatient(page: Page, lastName: string) {
   expect(response.status()).toBe(201);
   return (await response.json()).data.barcode as string;
 }
+
+export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
+
+/**
+ * A new BUD patient (first name Bence) assigned to the demo study, written through the API as the
+ * editors would; answers the study's working name.
+ */
+export async function newAssignedPatient(page: Page, lastName: string) {
+  const auth = await page.request.post("/api/auth", {
+    data: { username: admin.email, password: admin.password },
+  });
+  const { accessToken, csrfToken } = (await auth.json()).data;
+  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  const sites = await page.request.get("/api/me/sites", { headers });
+  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
+  const patient = await page.request.post("/api/patients", {
+    headers,
+    data: {
+      recorderSiteId: bud.id,
+      status: 1,
+      patientDetail: { firstName: "Bence", lastName, sex: "MALE" },
+      address: { countryCode: "HU", city: "Pécs" },
+      contacts: [{ contactType: "PHONE", value: "+36 30 555 0202" }],
+    },
+  });
+  expect(patient.status()).toBe(201);
+  const study = (await (await page.request.get(`/api/studies/${demoStudyUuid}`, { headers })).json()).data;
+  const assignment = await page.request.post("/api/study-patients", {
+    headers,
+    data: { patientId: (await patient.json()).data.id, studyId: study.id, screenNr: "S-778", active: true },
+  });
+  expect(assignment.status()).toBe(201);
+  return { studyName: study.workingName as string };
+}
