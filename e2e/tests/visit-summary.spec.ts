@@ -213,3 +213,33 @@ test("a study's detail page and the study picker open its visit summary", async 
   await expect(page).not.toHaveURL(`/visit-summary/${demoStudyUuid}`);
   await expect(page.getByRole("table", { name: "Visit summary" })).toBeVisible();
 });
+
+test("at 390 px only Name stays in place and visit columns can be seen (issue 15, bug 2)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, `/visit-summary/${demoStudyUuid}`);
+  await chooseSite(page, "BUD");
+  const grid = page.getByRole("table", { name: "Visit summary" });
+  await expect(grid.getByRole("row").nth(1)).toBeVisible();
+  const area = page.getByRole("region", { name: "Visit summary grid" });
+  await area.evaluate((el) => {
+    el.scrollLeft = 300;
+  });
+  const name = grid.getByRole("columnheader", { name: "Name" });
+  const areaBox = await area.boundingBox();
+  const nameBox = await name.boundingBox();
+  // Name sticks to the left edge of the grid, taking well under half of the screen …
+  expect(Math.round(nameBox?.x ?? 0)).toBeLessThanOrEqual(Math.round((areaBox?.x ?? 0) + 2));
+  expect(nameBox?.width ?? 999).toBeLessThan(195);
+  // … and the rest shows visit columns.
+  const visible = await grid.getByRole("columnheader").evaluateAll(
+    (headers, right) =>
+      headers.filter((h) => {
+        const box = h.getBoundingClientRect();
+        return box.left >= (right as number) - 1 && box.left < window.innerWidth - 40;
+      }).length,
+    (nameBox?.x ?? 0) + (nameBox?.width ?? 0),
+  );
+  expect(visible).toBeGreaterThan(0);
+});
