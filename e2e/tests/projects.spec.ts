@@ -73,7 +73,17 @@ test("create a project through all five tabs: internal code, badges, banner, fir
   await tab(page, "Finance").click();
   await page.getByLabel("Settlement days").fill("12345");
   await expect(page.getByLabel("Settlement days")).toHaveValue("123");
+  // The same text gives the same value typed or pasted (fill): the fee keeps its decimals, a
+  // whole-number field refuses them with a message (issue 15).
+  await page.getByLabel("Payment days").pressSequentially("12.5");
+  await expect(page.getByLabel("Payment days")).toHaveValue("12.5");
+  await expect(page.getByText("Must be a whole number")).toBeVisible();
+  await page.getByLabel("Payment days").fill("-5.5");
+  await expect(page.getByText("Must not be negative")).toBeVisible();
   await page.getByLabel("Payment days").fill("45");
+  await expect(page.getByText("Must not be negative")).toHaveCount(0);
+  await page.getByLabel("Patient fee").pressSequentially("12.5");
+  await expect(page.getByLabel("Patient fee")).toHaveValue("12.5");
   await page.getByLabel("Patient fee").fill("1500.50");
   await choose(page, "Currency", "EUR");
   await choose(page, "VAT (%)", "27");
