@@ -114,12 +114,13 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
   return {
     db: db as unknown as Db,
     kind: "postgres",
-    // Migrations may rightly run longer than a request's statement timeout (an index on a big table).
+    // Migrations may rightly run longer than a request's statement timeout (an index on a big table),
+    // and start-up may be busy (PGlite migrating beside it in tests): generous limits here.
     migrate: async () => {
       const migrator = new pg.Pool({
         connectionString: url,
         max: 1,
-        connectionTimeoutMillis: timeouts.connectTimeoutMs,
+        connectionTimeoutMillis: Math.max(timeouts.connectTimeoutMs, 60_000),
       });
       try {
         await migratePg(drizzlePg({ client: migrator, schema, casing }), { migrationsFolder });
