@@ -1,5 +1,7 @@
 import { screen } from "@testing-library/react";
+import { ListTodo } from "lucide-react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { menuIcon } from "./menu";
 import { activeSiteStorageKey } from "./site";
 import {
   demoSites,
@@ -41,5 +43,11 @@ describe("home worklist tiles (issue 12)", () => {
     ).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "— Due visits" })).toBeInTheDocument();
     expect(server.callsTo("GET", "/api/worklist")).toEqual([]);
+  });
+});
+
+describe("menu icon of the Worklist entry", () => {
+  it("shows the server's list-todo icon, not the neutral dot", () => {
+    expect(menuIcon("list-todo")).toBe(ListTodo);
   });
 });
