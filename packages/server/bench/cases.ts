@@ -23,6 +23,8 @@ export type Fixtures = {
   summaryStudyUuid: string;
   /** Assigned patient, study and visit combinations not recorded yet: one per created visit. */
   freeVisits: { patientId: number; studyId: number; visitId: number }[];
+  /** The next unused one, shared by the SQL and the HTTP runs. */
+  nextFreeVisit: number;
 };
 
 export async function readFixtures(raw: Raw): Promise<Fixtures> {
@@ -55,6 +57,7 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
     summaryStudyId: study.id as number,
     summaryStudyUuid: study.uuid as string,
     freeVisits,
+    nextFreeVisit: 0,
   };
 }
 
@@ -92,13 +95,14 @@ function patientPage(raw: Raw, where: string, params: unknown[], order: string, 
 }
 
 const likeWord = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-/** Every word in the name, barcode, SSN or a phone (the patient search of decision 67). */
+/** Every word in the name, barcode, SSN or a phone (the patient search of decision 67), by trigrams. */
 function searchWhere(words: string[], first: number) {
   return words
     .map((_, i) => {
       const p = `$${first + i}`;
-      return `(last_name ilike ${p} or first_name ilike ${p} or barcode ilike ${p} or ssn ilike ${p}
-        or id in (select c.patient_id from patient_contacts c where c.contact_type = 'PHONE' and c.value ilike ${p}))`;
+      return `id in (select id from patients where last_name ilike ${p} or first_name ilike ${p}
+          or barcode ilike ${p} or ssn ilike ${p}
+        union all select c.patient_id from patient_contacts c where c.contact_type = 'PHONE' and c.value ilike ${p})`;
     })
     .join(" and ");
 }
@@ -125,8 +129,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
       );
     },
   });
-  let visitIndex = 0;
-  const nextVisit = () => f.freeVisits[visitIndex++ % f.freeVisits.length];
+  const nextVisit = () => f.freeVisits[f.nextFreeVisit++ % f.freeVisits.length];
   return [
     {
       name: "patients list, page 1",

@@ -337,7 +337,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const direction =
         (q.direction ?? (q.order ? "asc" : (def.defaultDirection ?? "asc"))) === "desc" ? desc : asc;
       // Plain keys in turn (never a row value), then id: the shape an index (…, id) serves.
-      const orderBy = [...by, table.id].map((key) => direction(key));
+      const orderBy = [...by, ...(by.includes(table.id) ? [] : [table.id])].map((key) => direction(key));
       const offset = (q.page - 1) * pageSize;
       const shape = formats[format];
       const keepsRows = !shape.joins || shape.joinsKeepRows === true;
