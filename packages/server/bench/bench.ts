@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { demoAdmin } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { type Case, cases, pageSize, type Raw, readFixtures } from "./cases";
 import { analyze, type BenchSize, buildBenchData } from "./data";
+import { type DrawFigures, drawSummary } from "./draw";
 import { type Figures, measureHttp, measureRaw, wireBytes } from "./measure";
 
 /**
@@ -32,6 +33,11 @@ const sizes: BenchSize[] = (process.env.BENCH_PATIENTS ?? (serverUrl ? "10000,10
   .map((n) => ({ patients: Number(n), patientVisits: Number(n) * 10 }));
 const log = (line: string) => console.log(line);
 const port = Number(process.env.BENCH_PORT ?? 3990);
+/** A built web app (e.g. `vite build --outDir /tmp/dist`): the visit summary is also drawn in Chromium. */
+const webDist =
+  process.env.BENCH_WEB_DIST && existsSync(path.join(process.env.BENCH_WEB_DIST, "index.html"))
+    ? process.env.BENCH_WEB_DIST
+    : null;
 const scheduleLimit = Number(process.env.BENCH_SCHEDULED_ASSIGNMENTS ?? 5_000);
 const base = `http://127.0.0.1:${port}`;
 
@@ -139,6 +145,7 @@ function startServer(url: string | null, dataDir: string): ChildProcess {
       DATABASE_URL: url ?? "",
       SEED: "never",
       LOG_LEVEL: "warn",
+      ...(webDist ? { WEB_DIST: webDist } : {}),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -215,7 +222,7 @@ async function runSize(size: BenchSize) {
     await analyze((statement) => raw.query(statement));
     if (process.env.BENCH_ONLY_DATA) {
       await raw.close();
-      return { size, kind, results: [] as Result[] };
+      return { size, kind, results: [] as Result[], draw: null };
     }
 
     // The floor first: PGlite's folder has one user at a time, so the server starts after.
@@ -235,6 +242,7 @@ async function runSize(size: BenchSize) {
       order by vs.window_end, vs.id limit ${pageSize}`;
     await raw.close();
 
+    let draw: DrawFigures | null = null;
     const server = startServer(own.url, own.dataDir);
     try {
       await waitForServer();
@@ -285,11 +293,17 @@ async function runSize(size: BenchSize) {
         await idle();
         log(`  ${c.name}: p95 ${result.one.p95.toFixed(1)} ms`);
       }
+      if (webDist) {
+        draw = await drawSummary(base, fixtures.summaryStudyUuid, fixtures.siteCode);
+        log(
+          `  visit summary in Chromium: first rows after ${draw.firstRowsMs} ms; scrolling ${draw.frames} frames, p95 ${draw.frameP95Ms.toFixed(1)} ms, ${draw.longFrames} over 1/30 s`,
+        );
+      }
     } finally {
       server.kill("SIGTERM");
       await new Promise((resolve) => server.once("exit", resolve));
     }
-    return { size, kind, results };
+    return { size, kind, results, draw };
   } finally {
     if (process.env.BENCH_KEEP) log(`Kept the bench database: ${own.url ?? own.dataDir}`);
     else await own.drop();
@@ -333,6 +347,11 @@ for (const run of runs) {
     }),
   );
 }
+for (const run of runs)
+  if (run.draw)
+    console.log(
+      `Visit summary drawn in Chromium at ${run.size.patients.toLocaleString("en-US")} patients: first rows after ${run.draw.firstRowsMs} ms (target 500 ms); scrolling frame p95 ${run.draw.frameP95Ms.toFixed(1)} ms, ${run.draw.longFrames} of ${run.draw.frames} frames over 1/30 s`,
+    );
 if (runs.length > 1) {
   const [small, large] = [runs[0], runs.at(-1) as (typeof runs)[number]];
   console.log(

@@ -15,6 +15,7 @@ export const pageSize = 50;
 /** What the cases need from the bench data, read once per run. */
 export type Fixtures = {
   siteId: number;
+  siteCode: string;
   sitePatients: number;
   patientUuid: string;
   barcode: string;
@@ -29,7 +30,8 @@ export type Fixtures = {
 
 export async function readFixtures(raw: Raw): Promise<Fixtures> {
   const [site] = await raw.query(
-    "select recorder_site_id as id, count(*)::int as n from patients group by 1 order by 2 desc limit 1",
+    `select p.recorder_site_id as id, s.code, count(*)::int as n from patients p join sites s on s.id = p.recorder_site_id
+     group by 1, 2 order by 3 desc limit 1`,
   );
   const [patient] = await raw.query(
     `select p.uuid, p.barcode, c.value as phone from patients p join patient_contacts c on c.patient_id = p.id
@@ -50,6 +52,7 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
   )) as Fixtures["freeVisits"];
   return {
     siteId: site.id as number,
+    siteCode: site.code as string,
     sitePatients: site.n as number,
     patientUuid: patient.uuid as string,
     barcode: patient.barcode as string,

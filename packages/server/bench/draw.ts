@@ -1,0 +1,68 @@
+import { chromium } from "@playwright/test";
+import { demoAdmin } from "../src/seed/factories";
+
+/** What a person sees of the visit summary in Chromium: time to the first drawn rows, and scrolling. */
+export type DrawFigures = { firstRowsMs: number; frames: number; frameP95Ms: number; longFrames: number };
+
+const launchArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/**
+ * Opens the visit summary of `studyUuid` as the demo administrator with `siteCode` active: the time
+ * from navigation to the grid's first patient row, then 3 s of scrolling down and right through the
+ * grid, one step per animation frame, with the frame intervals (smooth: under 1/30 s).
+ */
+export async function drawSummary(base: string, studyUuid: string, siteCode: string): Promise<DrawFigures> {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: launchArgs });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const signIn = await page.request.post(`${base}/api/auth`, {
+      data: { username: demoAdmin.email, password: demoAdmin.password },
+    });
+    if (!signIn.ok()) throw new Error(`sign-in failed: ${signIn.status()}`);
+    await page.goto(`${base}/`);
+    await page.getByTitle("Active site").click();
+    await page.getByRole("list", { name: "Sites" }).getByRole("button").filter({ hasText: siteCode }).click();
+    const started = Date.now();
+    await page.goto(`${base}/visit-summary/${studyUuid}`);
+    const grid = page.getByRole("table", { name: "Visit summary" });
+    await grid.getByRole("row").nth(1).waitFor({ timeout: 60_000 });
+    const firstRowsMs = Date.now() - started;
+    const frames = await page.getByRole("region", { name: "Visit summary grid" }).evaluate(
+      (area) =>
+        new Promise<number[]>((resolve) => {
+          // The browser's; the server's TypeScript has no DOM types.
+          const raf = (globalThis as unknown as { requestAnimationFrame: (f: (now: number) => void) => void })
+            .requestAnimationFrame;
+          const intervals: number[] = [];
+          let last = performance.now();
+          const end = last + 3_000;
+          const step = (now: number) => {
+            intervals.push(now - last);
+            last = now;
+            area.scrollTop += 120;
+            area.scrollLeft += 20;
+            if (now < end) raf(step);
+            else resolve(intervals);
+          };
+          raf(step);
+        }),
+    );
+    frames.sort((a, b) => a - b);
+    return {
+      firstRowsMs,
+      frames: frames.length,
+      frameP95Ms: frames[Math.floor(frames.length * 0.95)] ?? Number.NaN,
+      longFrames: frames.filter((f) => f > 1000 / 30).length,
+    };
+  } finally {
+    await browser.close();
+  }
+}
