@@ -10,9 +10,9 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { loadConfig } from "../src/config";
 import { type Database, openDatabase, queryRows } from "../src/db/client";
-import { demoAdmin } from "../src/seed/factories";
+import { createUser, demoAdmin } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { type Case, cases, pageSize, type Raw, readFixtures } from "./cases";
+import { type Case, cases, pageSize, type Raw, readFixtures, signInEmails, signInPassword } from "./cases";
 import { analyze, type BenchSize, buildBenchData } from "./data";
 import { type DrawFigures, drawSummary } from "./draw";
 import { type Figures, measureHttp, measureRaw, wireBytes } from "./measure";
@@ -199,6 +199,8 @@ async function runSize(size: BenchSize) {
     const database = await openDatabase(config);
     await database.migrate();
     await seed(database.db, { demoAdmin: true });
+    // One account per sign-in client: simultaneous sign-ins to one account are refused by design.
+    for (const email of signInEmails) await createUser(database.db, { email, password: signInPassword });
     await database.close();
 
     log("Building the data in SQL:");

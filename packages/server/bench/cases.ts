@@ -1,6 +1,6 @@
 import { verify } from "@node-rs/argon2";
 import { countBound, newUuid } from "@trialdesk/domain";
-import { demoAdmin, patientInput, patientVisitInput } from "../src/seed/factories";
+import { patientInput, patientVisitInput } from "../src/seed/factories";
 import type { HttpCall } from "./measure";
 
 type Rows = Record<string, unknown>[];
@@ -11,6 +11,10 @@ export type Raw = {
 };
 
 export const pageSize = 50;
+
+/** The sign-in case's accounts, one per client (the rate limit counts an attempt until it succeeds). */
+export const signInEmails = Array.from({ length: 32 }, (_, i) => `bench-signin-${i}@example.com`);
+export const signInPassword = "bench-signin-password";
 
 /** What the cases need from the bench data, read once per run. */
 export type Fixtures = {
@@ -132,6 +136,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
       );
     },
   });
+  let signIns = 0;
   const nextVisit = () => f.freeVisits[f.nextFreeVisit++ % f.freeVisits.length];
   return [
     {
@@ -341,14 +346,13 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
       http: {
         method: "POST",
         path: "/api/auth",
-        body: () => ({ username: demoAdmin.email, password: demoAdmin.password }),
+        body: () => ({ username: signInEmails[signIns++ % signInEmails.length], password: signInPassword }),
       },
       raw: async (raw) => {
         const [user] = await raw.query("select id, password_hash from users where email = $1 and is_active", [
-          demoAdmin.email,
+          signInEmails[signIns++ % signInEmails.length],
         ]);
-        if (!(await verify(user.password_hash as string, demoAdmin.password)))
-          throw new Error("wrong password");
+        if (!(await verify(user.password_hash as string, signInPassword))) throw new Error("wrong password");
       },
     },
   ];
