@@ -189,6 +189,13 @@ async function runSize(size: BenchSize) {
   const kind = serverUrl ? "PostgreSQL" : "PGlite";
   log(`\n== ${size.patients.toLocaleString("en-US")} patients on ${kind} ==`);
   const own = await ownDatabase();
+  // Stopped by Ctrl-C or a timeout: the bench's database goes too.
+  const stop = () => {
+    server?.kill("SIGTERM");
+    own.drop().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", stop).once("SIGTERM", stop);
+  let server: ChildProcess | null = null;
   try {
     const config = {
       ...loadConfig(),
@@ -245,7 +252,7 @@ async function runSize(size: BenchSize) {
     await raw.close();
 
     let draw: DrawFigures | null = null;
-    const server = startServer(own.url, own.dataDir);
+    server = startServer(own.url, own.dataDir);
     try {
       await waitForServer();
       const signIn = await fetch(`${base}/api/auth`, {
@@ -302,11 +309,14 @@ async function runSize(size: BenchSize) {
         );
       }
     } finally {
-      server.kill("SIGTERM");
-      await new Promise((resolve) => server.once("exit", resolve));
+      const running = server;
+      running.kill("SIGTERM");
+      await new Promise((resolve) => running.once("exit", resolve));
+      server = null;
     }
     return { size, kind, results, draw };
   } finally {
+    process.off("SIGINT", stop).off("SIGTERM", stop);
     if (process.env.BENCH_KEEP) log(`Kept the bench database: ${own.url ?? own.dataDir}`);
     else await own.drop();
   }
