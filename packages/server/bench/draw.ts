@@ -35,26 +35,24 @@ export async function drawSummary(base: string, studyUuid: string, siteCode: str
     const grid = page.getByRole("table", { name: "Visit summary" });
     await grid.getByRole("row").nth(1).waitFor({ timeout: 60_000 });
     const firstRowsMs = Date.now() - started;
-    const frames = await page.getByRole("region", { name: "Visit summary grid" }).evaluate(
-      (area) =>
-        new Promise<number[]>((resolve) => {
-          // The browser's; the server's TypeScript has no DOM types.
-          const raf = (globalThis as unknown as { requestAnimationFrame: (f: (now: number) => void) => void })
-            .requestAnimationFrame;
-          const intervals: number[] = [];
-          let last = performance.now();
-          const end = last + 3_000;
-          const step = (now: number) => {
-            intervals.push(now - last);
-            last = now;
-            area.scrollTop += 120;
-            area.scrollLeft += 20;
-            if (now < end) raf(step);
-            else resolve(intervals);
-          };
-          raf(step);
-        }),
-    );
+    // Written as text: tsx would name the functions with a helper the browser does not have.
+    const frames = (await page.evaluate(
+      `new Promise((resolve) => {
+        const area = document.querySelector('[aria-label="Visit summary grid"]');
+        const intervals = [];
+        let last = performance.now();
+        const end = last + 3000;
+        const step = (now) => {
+          intervals.push(now - last);
+          last = now;
+          area.scrollTop += 120;
+          area.scrollLeft += 20;
+          if (now < end) requestAnimationFrame(step);
+          else resolve(intervals);
+        };
+        requestAnimationFrame(step);
+      })`,
+    )) as number[];
     frames.sort((a, b) => a - b);
     return {
       firstRowsMs,
