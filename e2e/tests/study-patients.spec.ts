@@ -77,7 +77,8 @@ test("assign a patient to a study, be refused a second active assignment, close 
   await expect(page.getByText("Study patient updated")).toBeVisible();
   await expect(page.getByText(/Closed by Ada Admin on \d{4}-\d{2}-\d{2}\./)).toBeVisible();
 
-  // The list shows it Closed (red) with its numbers and the project's code.
+  // The list shows it Closed (red) with its numbers and the study's working name (issue 15), the
+  // project's code on hover.
   await page.goto("/study-patients");
   await page.getByRole("searchbox").fill(lastName);
   const row = page.getByRole("row").filter({ hasText: barcode });
@@ -85,7 +86,7 @@ test("assign a patient to a study, be refused a second active assignment, close 
   await expect(row).toContainText(`${lastName} Réka`);
   await expect(row).toContainText("S-901");
   await expect(row).toContainText("R-9901");
-  await expect(row).toContainText("ACRMDPHFL001");
+  await expect(row.getByText("TD-2025-001_SUB-STUDY")).toHaveAttribute("title", "ACRMDPHFL001");
   await expect(row.getByText("Closed")).toBeVisible();
 
   // Closed, it no longer blocks a new assignment to the study.

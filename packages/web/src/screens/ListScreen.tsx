@@ -134,12 +134,11 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
       update({ page: lastPage > 1 ? lastPage : null }, true);
   }, [list.data, list.isPlaceholderData, page, lastPage]);
 
-  // A list the user may not see (403) says so in the table; no error toast for that.
-  const forbidden = list.error instanceof ApiError && list.error.status === 403;
   useEffect(() => {
-    if (list.error && !forbidden)
-      toast({ title: `Can not load data: ${list.error.message}`, variant: "destructive" });
-  }, [list.error, forbidden]);
+    if (list.error) toast({ title: `Can not load data: ${list.error.message}`, variant: "destructive" });
+  }, [list.error]);
+  // A list the user may not see (403) says so in the table, not "Loading failed".
+  const forbidden = list.error instanceof ApiError && list.error.status === 403;
 
   // The search box: typed text is sent 300 ms after the last key, and starts again at page 1.
   const [search, setSearch] = useState(searchTerm);

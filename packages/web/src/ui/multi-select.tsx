@@ -1,6 +1,6 @@
 import * as Popover from "@radix-ui/react-popover";
 import { Command } from "cmdk";
-import { Check, ChevronsUpDown } from "lucide-react";
+import { Check, ChevronsUpDown, X } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import type { ControlProps } from "./field";
 import type { SelectOption, SelectValue } from "./select";
@@ -10,10 +10,11 @@ const containsFilter = (_value: string, search: string, keywords?: string[]) =>
   (keywords ?? []).some((k) => k.toLowerCase().includes(search.trim().toLowerCase())) ? 1 : 0;
 
 /**
- * A searchable multi-select (e.g. a user's or a project's sites): the combobox (named by the field's
- * label) says the chosen items by name and opens a list with a search box where Enter or a click
- * toggles an item and the list stays open for the next one. Escape closes; Backspace on the closed
- * combobox removes the last item. The chosen values keep the options' order.
+ * A searchable multi-select (e.g. a user's or a project's sites): the chosen items are chips with a
+ * remove button each, and the combobox (named by the field's label) says them by name; it opens a
+ * list with a search box where Enter or a click toggles an item and the list stays open for the next
+ * one. Escape closes; Backspace on the closed combobox removes the last chip. The chosen values keep
+ * the options' order.
  */
 export function MultiSelect<V extends SelectValue>({
   value,
@@ -77,6 +78,28 @@ export function MultiSelect<V extends SelectValue>({
     <div
       className={`flex flex-wrap items-center gap-1.5 rounded-md border bg-white p-1.5 shadow-sm ${disabled ? "bg-gray-100" : ""} ${control["aria-invalid"] ? "border-red-600" : "border-gray-300"} ${className}`}
     >
+      {(value ?? []).length > 0 && (
+        <ul className="contents">
+          {(value ?? []).map((v) => (
+            <li
+              key={String(v)}
+              className="inline-flex items-center gap-1 rounded bg-blue-50 py-0.5 pr-0.5 pl-2 text-sm text-blue-900 ring-1 ring-blue-200 ring-inset"
+            >
+              {labelOf(v)}
+              {!disabled && (
+                <button
+                  type="button"
+                  aria-label={`Remove ${labelOf(v)}`}
+                  onClick={() => remove(v)}
+                  className="rounded p-0.5 text-blue-700 hover:bg-blue-100 focus-visible:outline-2 focus-visible:outline-blue-600"
+                >
+                  <X aria-hidden="true" className="size-3.5" />
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       <Popover.Root
         open={open}
         onOpenChange={(next) => {
@@ -95,10 +118,15 @@ export function MultiSelect<V extends SelectValue>({
             onKeyDown={onTriggerKeyDown}
             className="flex min-w-32 flex-1 items-center justify-between gap-2 rounded px-1 py-0.5 text-left text-sm text-gray-500 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed"
           >
-            {/* The chosen items by name (issue 15: not "2 selected"), cut with an ellipsis when long. */}
-            <span className={`truncate ${names ? "text-gray-900" : ""}`} title={names || undefined}>
-              {loading ? "Loading..." : names || placeholder}
-            </span>
+            {/* The chips show the chosen items; the combobox says them by name too (issue 15: not
+                "2 selected"), for whoever reads its value rather than the chips. */}
+            {loading ? (
+              <span className="truncate">Loading...</span>
+            ) : names ? (
+              <span className="sr-only">{names}</span>
+            ) : (
+              <span className="truncate">{placeholder}</span>
+            )}
             <ChevronsUpDown aria-hidden="true" className="size-4 shrink-0" />
           </button>
         </Popover.Trigger>
