@@ -160,6 +160,17 @@ test("the worklist and the visit summary grid with its colours and legend (issue
   await expect(page.getByRole("button", { name: /^Overdue \d+$/ })).toHaveAttribute("aria-pressed", "true");
   await expectAccessible(page, "/worklist with a chip chosen");
 
+  // Record visit: the form with the planned window and the amber outside-window note.
+  await page
+    .getByRole("table", { name: "Worklist" })
+    .getByRole("link", { name: /^Record visit/ })
+    .first()
+    .click();
+  await expect(page.getByText(/^Planned window: /)).toBeVisible();
+  await page.getByLabel("Visit date").fill("2000-01-03");
+  await expect(page.getByText("Outside the planned window")).toBeVisible();
+  await expectAccessible(page, "the patient-visit form with its planned window");
+
   await page.goto("/visit-summary/std-00000000-0000-4000-8000-000000000001");
   await expect(page.getByRole("list", { name: "Legend" })).toBeVisible();
   await expect(page.getByRole("table", { name: "Visit summary" }).getByRole("row").nth(1)).toBeVisible();
