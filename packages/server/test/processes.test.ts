@@ -145,12 +145,25 @@ const portOpen = (port: number) =>
     socket.on("error", () => resolve(false));
   });
 
+/** What `npm start` runs once the web app is built: the part of its script after `exec`. */
+const serverCommand = () => {
+  const script: string = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+  const [command, ...args] = (script.split("&& exec ")[1] ?? "").trim().split(/\s+/);
+  return { command, args };
+};
+
 describe("signals to npm start", () => {
+  // SIGTERM goes through npm itself (a build each time, so only once); SIGINT to the command npm
+  // execs, which is what npm forwards it to.
+  const launches = {
+    SIGTERM: (env: Record<string, string>) => launch("npm", ["start"], env),
+    SIGINT: (env: Record<string, string>) => launch(serverCommand().command, serverCommand().args, env),
+  };
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`${signal} stops the server within 10 s: the request in flight is answered, the port and the data folder are freed`, async () => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-signal-"));
       try {
-        const npm = launch("npm", ["start"], { DATA_DIR: dataDir, WEB_DIST: "/nonexistent-web-dist" });
+        const npm = launches[signal]({ DATA_DIR: dataDir, WEB_DIST: "/nonexistent-web-dist" });
         await npm.ready;
         const serverPid = Number(readFileSync(path.join(dataDir, lockFileName), "utf8"));
         const inFlight = slowSignIn(npm.port);
