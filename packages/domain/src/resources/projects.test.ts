@@ -153,6 +153,15 @@ describe("finance number inputs", () => {
     });
   });
 
+  it("the wire schema takes a fee of 2 decimals and refuses a longer one instead of rounding it", () => {
+    const project = valid();
+    const fee = (patientFee: number) =>
+      projectSchema.safeParse({ ...project, finance: { ...project.finance, patientFee } });
+    expect(fee(12.34).success).toBe(true);
+    expect(fee(1500.1).success).toBe(true);
+    expect(fee(12.345).success).toBe(false);
+  });
+
   it("the validator refuses a finance field still holding refused text", () => {
     const project = valid();
     const typedIn = { ...project, finance: { ...project.finance, settlementDays: "12.5" } };

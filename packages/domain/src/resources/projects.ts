@@ -67,7 +67,13 @@ export const projectSchema = z.strictObject({
   finance: z.strictObject({
     settlementDays: count(financeNumberMax).nullish(),
     paymentDays: count(financeNumberMax).nullish(),
-    patientFee: z.number({ error: "Must be a number" }).min(0, "Must not be negative").max(1e9).nullish(),
+    // A decimal of 9 digits and 2 decimals (decision 62), refused rather than rounded when sent longer.
+    patientFee: z
+      .number({ error: "Must be a number" })
+      .min(0, "Must not be negative")
+      .max(1e9)
+      .refine((fee) => Math.abs(fee * 100 - Math.round(fee * 100)) < 1e-6, "At most 2 decimals")
+      .nullish(),
     currency: z.enum(currencies).nullish(),
     vat: oneOf(vatOptions).nullish(),
     // Up to 999 on the wire so the validator can say "Paid percentage cannot exceed 100".
