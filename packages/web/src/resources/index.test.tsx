@@ -52,7 +52,8 @@ describe("resource routes", () => {
         : undefined,
     );
     renderRoutes(resourceRoutes, ["/patient-visits/create"]);
-    expect(await screen.findByText("Please select a site first")).toBeInTheDocument();
+    // The first load of a screen's module takes a while on a busy machine.
+    expect(await screen.findByText("Please select a site first", {}, { timeout: 5000 })).toBeInTheDocument();
     renderRoutes(resourceRoutes, ["/therapy-categories"]);
     expect(await screen.findByRole("heading", { name: "Therapy categories" })).toBeInTheDocument();
   });
