@@ -39,6 +39,7 @@ import { userRoutes } from "./resources/users/users.routes";
 import { visitSummaryRoutes } from "./resources/visit-summary/visit-summary.routes";
 import { studyVisitsRoutes } from "./resources/visits/study-visits.routes";
 import { visitsResource } from "./resources/visits/visits.resource";
+import { worklistRoutes } from "./resources/worklist/worklist.routes";
 
 /** Every described resource, served by the one machinery. */
 export const resources = [
@@ -118,6 +119,7 @@ export async function buildApp(options: {
   patientLookupRoutes(app);
   patientVisitDetailRoutes(app, deps);
   visitSummaryRoutes(app, deps);
+  worklistRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {
