@@ -45,6 +45,24 @@ test("a staff user with one site works in it at once; a list they may not see sa
   await expect(page.getByText("No records found")).toHaveCount(0);
 });
 
+test("a staff user opening reference data to edit finds every field read-only and no Reset", async ({
+  page,
+}) => {
+  const response = await page.request.post("/api/auth", { data: staff });
+  const headers = { Authorization: `Bearer ${(await response.json()).data.accessToken}` };
+  const category = (
+    await (await page.request.get("/api/therapy-categories?page=1&pagesize=1", { headers })).json()
+  ).data.items[0];
+  await page.goto(`/therapy-categories/${category.uuid}/edit`);
+  const name = page.getByLabel("Name");
+  await expect(name).toHaveValue(category.name);
+  await expect(page.getByText("Only administrators can change these records.")).toBeVisible();
+  await expect(name).toBeDisabled();
+  await expect(page.getByLabel("Code")).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Reset" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Save" })).toBeDisabled();
+});
+
 test("a signed-out public detail page does not ask for the history", async ({ page, request }) => {
   const login = await request.post("/api/auth", {
     data: { username: admin.email, password: admin.password },
