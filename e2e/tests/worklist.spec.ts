@@ -84,3 +84,45 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
   await expect(late).toContainText("Out of window");
   expect(errors).toEqual([]);
 });
+
+test("Record visit on a booking opens the booked visit, and completing it inside its window makes it done", async ({
+  page,
+}) => {
+  await signInAsStaff(page, "/worklist?state=booked");
+  await chooseSite(page, "BUD");
+  const table = page.getByRole("table", { name: "Worklist" });
+  const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.filter({ hasNotText: "Booked" })).toHaveCount(0);
+  // A booking inside its window (no amber note in Booked for).
+  const row = rows.filter({ hasNotText: "Outside the planned window" }).first();
+  const cells = row.getByRole("cell");
+  const barcode = (await cells.nth(0).textContent())?.match(/[A-Z0-9]+-\d{6}/)?.[0] as string;
+  const visitName = (await cells.nth(2).textContent()) as string;
+  await row.getByRole("link", { name: /^Record visit/ }).click();
+
+  await expect(page).toHaveURL(/\/patient-visits\/pv-[0-9a-f-]+\/edit\?returnTo=/);
+  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
+  const select = (label: string) => page.getByRole("combobox", { name: label, exact: true });
+  await expect(select("Patient")).toContainText(barcode);
+  await expect(select("Visit status")).toContainText("BOOKED");
+  await expect(page.getByLabel("Visit date")).not.toHaveValue("");
+  await expect(page.getByText(/^Planned window: /)).toBeVisible();
+  await expect(page.getByText("Outside the planned window")).toHaveCount(0);
+  await select("Visit status").click();
+  await page.getByRole("option", { name: "COMPLETED" }).click();
+  await page.getByRole("button", { name: "Save" }).click();
+
+  await expect(page).toHaveURL(/\/worklist\?state=booked$/);
+  await page.getByRole("searchbox", { name: "Search" }).fill(barcode);
+  await expect(page).toHaveURL(/searchTerm=/);
+  await expect(
+    table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
+  ).toHaveCount(0);
+  // Done in its window, it is on no list of the worklist at all.
+  await page.getByRole("button", { name: /^Booked \d+$/ }).click();
+  await expect(page).not.toHaveURL(/state=/);
+  await expect(
+    table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
+  ).toHaveCount(0);
+});
