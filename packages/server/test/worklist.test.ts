@@ -154,6 +154,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       session: staffA,
     });
     expect(detail.body.data.visits[String(v[1])]).toMatchObject({
+      sequence: 2,
       windowStart: "2026-03-16",
       windowEnd: "2026-03-20",
       state: "booked",

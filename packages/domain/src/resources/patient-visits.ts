@@ -148,6 +148,8 @@ export type VisitOption = {
   patientVisitVersion?: number | null;
   /** The visit's planned window and state today (visit-windows engine); null dates off the plan. */
   expectedDate?: string | null;
+  /** The visit's place in the studyplan from 1; null off the plan. */
+  sequence?: number | null;
   windowStart?: string | null;
   windowEnd?: string | null;
   state?: VisitState | null;

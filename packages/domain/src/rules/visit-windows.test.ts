@@ -6,6 +6,7 @@ import {
   type Assignment,
   decreasingDays,
   isOutsideWindow,
+  outsidePlannedWindow,
   type Plan,
   type RecordedVisit,
   scheduleVisits,
@@ -231,5 +232,18 @@ describe("visit window texts", () => {
         ]),
       ),
     ).toBe(false);
+  });
+});
+
+describe("the form's outside-window note", () => {
+  it("speaks of a date outside the window, except for the plan's first visit, whose date is day 0", () => {
+    const window = { windowStart: "2026-03-13", windowEnd: "2026-03-17" };
+    expect(outsidePlannedWindow("2026-03-18", { ...window, sequence: 2 })).toBe(true);
+    expect(outsidePlannedWindow("2026-03-17", { ...window, sequence: 2 })).toBe(false);
+    expect(outsidePlannedWindow("2026-03-20", { ...window, sequence: 1 })).toBe(false);
+    expect(outsidePlannedWindow(null, { ...window, sequence: 2 })).toBe(false);
+    expect(outsidePlannedWindow("2026-03-20", { windowStart: null, windowEnd: null, sequence: null })).toBe(
+      false,
+    );
   });
 });

@@ -98,6 +98,18 @@ export function isOutsideWindow(
   return date < window.windowStart || date > window.windowEnd;
 }
 
+/**
+ * Whether a visit date deserves the form's "Outside the planned window" note: outside the window, and
+ * not the plan's first visit (its date becomes day 0, so it can never be out of its own window).
+ */
+export function outsidePlannedWindow(
+  date: string | null | undefined,
+  visit: { windowStart?: string | null; windowEnd?: string | null; sequence?: number | null },
+): boolean {
+  const window = { windowStart: visit.windowStart ?? null, windowEnd: visit.windowEnd ?? null };
+  return visit.sequence !== 1 && isOutsideWindow(date, window);
+}
+
 function kindOf(
   window: VisitWindow,
   visit: RecordedVisit | undefined,
@@ -233,9 +245,7 @@ export function visitDayText(column: {
  * The per-column timing of a plan: for each plan visit, the days and window of the entry that
  * places it (the previous visit's entry), null for the first.
  */
-export function planColumns(
-  plan: Plan,
-): Map<
+export function planColumns(plan: Plan): Map<
   number,
   {
     sequence: number;

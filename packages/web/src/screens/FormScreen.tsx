@@ -43,6 +43,8 @@ export type FormDescription<T extends Data> = {
   writeAccess?: WriteAccess;
   /** Runs after a successful save, e.g. to refresh what else shows the record (the site selector). */
   onSaved?: (saved: T) => void;
+  /** Where a successful save goes instead of the saved record's edit route (e.g. back to the worklist). */
+  afterSaveRoute?: string | null;
 };
 
 /**
@@ -172,7 +174,9 @@ function RecordForm<T extends Data>({
       description.onSaved?.(saved);
       form.setLoaded(saved);
       guard.release();
-      navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
+      if (description.afterSaveRoute) navigate(description.afterSaveRoute, { replace: true });
+      else
+        navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
     } catch (error) {
       const withFields = error instanceof ApiError && error.isBadRequest && error.fieldErrors.length > 0;
       setSaveError({ text: saveErrorText(error), fields: withFields });

@@ -81,6 +81,7 @@ async function visitOptions(
     rows.map((row) => {
       const { visitId: _, ...window } = windows.get(row.visitId) ?? {
         visitId: row.visitId,
+        sequence: null,
         expectedDate: null,
         windowStart: null,
         windowEnd: null,

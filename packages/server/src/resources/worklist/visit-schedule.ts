@@ -226,6 +226,7 @@ export const keepVisitSchedules =
 export async function scheduleOfPatient(db: Db | Tx, patientId: number, studyId: number, asOf: string) {
   const rows = await queryRows<{
     visitId: number;
+    sequence: number | null;
     expectedDate: string | null;
     windowStart: string | null;
     windowEnd: string | null;
@@ -233,7 +234,7 @@ export async function scheduleOfPatient(db: Db | Tx, patientId: number, studyId:
     bookedOutsideWindow: boolean;
   }>(
     db,
-    sql`select vs.visit_id as "visitId", vs.expected_date::text as "expectedDate",
+    sql`select vs.visit_id as "visitId", vs.sequence, vs.expected_date::text as "expectedDate",
         vs.window_start::text as "windowStart", vs.window_end::text as "windowEnd",
         ${visitStateSql(asOf)} as state, vs.booked_outside_window as "bookedOutsideWindow"
       from visit_schedule vs

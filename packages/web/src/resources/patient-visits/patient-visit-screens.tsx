@@ -4,12 +4,12 @@ import {
   chooseStudy,
   chooseVisit,
   emptyPatientVisit,
-  isOutsideWindow,
   type ListData,
   lookupPageSizes,
   newUuid,
   normalizePatientVisit,
   notesMaxLength,
+  outsidePlannedWindow,
   type Patient,
   type PatientVisit,
   type PatientVisitDetail,
@@ -27,7 +27,7 @@ import {
   windowText,
 } from "@trialdesk/domain";
 import { useEffect, useMemo, useState } from "react";
-import { useNavigate, useParams, useSearchParams } from "react-router";
+import { useParams, useSearchParams } from "react-router";
 import { api } from "../../api/client";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
@@ -199,7 +199,7 @@ export function PlannedWindow({ visit, visitDate }: { visit?: VisitOption; visit
         Planned window: {windowText(window)}
         {visit.expectedDate ? ` (expected ${shortDate(visit.expectedDate)})` : ""}
       </p>
-      {isOutsideWindow(visitDate, window) && (
+      {outsidePlannedWindow(visitDate, visit) && (
         <p
           role="status"
           className="w-fit rounded-md border border-amber-300 bg-amber-50 px-2 py-1 font-medium text-amber-900"
@@ -348,6 +348,8 @@ export type FormOptions = {
   updates?: boolean | null;
   onRecordChange?: (updates: boolean | null) => void;
   onSaved?: (saved: PatientVisitForm) => void;
+  /** Where Save goes instead of the saved visit (the worklist page it was opened from). */
+  afterSaveRoute?: string | null;
 };
 
 export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescription<PatientVisitForm> => {
@@ -363,6 +365,7 @@ export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescrip
     validate: validatePatientVisit,
     errorBar: true,
     onSaved: options.onSaved,
+    afterSaveRoute: options.afterSaveRoute,
     fields: (form) => <PatientVisitFields form={form} site={site} onRecordChange={options.onRecordChange} />,
   };
 };
@@ -431,7 +434,6 @@ export function Form() {
   const { site } = useActiveSite();
   const { itemId } = useParams();
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [updates, setUpdates] = useState<boolean | null>(null);
   const { ready, prefill } = usePrefill(params, !itemId);
@@ -442,12 +444,10 @@ export function Form() {
       // What the worklist, the summary and the home tiles show has changed.
       void queryClient.invalidateQueries({ queryKey: ["list", "worklist"] });
       void queryClient.invalidateQueries({ queryKey: ["patient-visit-summary"] });
-      // Back to the worklist page the visit was opened from, once the form has moved to the saved
-      // record (it replaces its route after onSaved), so Back does not reopen the form.
-      if (returnTo) setTimeout(() => navigate(returnTo, { replace: true }));
     };
-    return formOf(site, { prefill, updates, onRecordChange: setUpdates, onSaved });
-  }, [site, prefill, updates, returnTo, navigate, queryClient]);
+    // Saving goes back to the worklist page the visit was opened from, in place of the form.
+    return formOf(site, { prefill, updates, onRecordChange: setUpdates, onSaved, afterSaveRoute: returnTo });
+  }, [site, prefill, updates, returnTo, queryClient]);
   if (!description) return <NoSiteChosen />;
   return ready ? <FormScreen description={description} /> : <Spinner label="Loading..." />;
 }
