@@ -269,7 +269,13 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
         ),
       )
     ).body.data;
-    const noWindow = { expectedDate: null, windowStart: null, windowEnd: null, bookedOutsideWindow: false };
+    const noWindow = {
+      sequence: null,
+      expectedDate: null,
+      windowStart: null,
+      windowEnd: null,
+      bookedOutsideWindow: false,
+    };
     const expected: PatientVisitDetail = {
       patient: { patientId: patient.id, barcode: patient.barcode, firstName: "Anna", lastName: "Detail" },
       study: {
