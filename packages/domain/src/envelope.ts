@@ -28,6 +28,8 @@ export const errorCodes = {
   409: "CONFLICT",
   429: "RATE_LIMITED",
   500: "INTERNAL_ERROR",
+  /** The database did not answer in time; try again shortly. */
+  503: "SERVICE_UNAVAILABLE",
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
 

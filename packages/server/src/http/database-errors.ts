@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@trialdesk/domain";
+import { type ErrorCode, errorCodes } from "@trialdesk/domain";
 import { AppError, invalidFieldData } from "./errors";
 
 /** The fields of a PostgreSQL error (pg and PGlite both carry them), found through Drizzle's wrapper. */
@@ -97,7 +97,7 @@ export function databaseError(
  * The envelope's code of a 503: the database cannot be reached in time (DESIGN §3 lists no code for
  * it; the web shows the message like any other server error).
  */
-export const databaseUnavailableCode = "SERVICE_UNAVAILABLE" as ErrorCode;
+export const databaseUnavailableCode: ErrorCode = errorCodes[503];
 export const databaseUnavailableMessage =
   "The database is not answering at the moment. Please try again in a few seconds.";
 
