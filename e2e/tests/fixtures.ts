@@ -55,7 +55,7 @@ export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
  * A new BUD patient (first name Bence) assigned to the demo study, written through the API as the
  * editors would; answers the study's working name.
  */
-export async function newAssignedPatient(page: Page, lastName: string) {
+export async function newAssignedPatient(page: Page, lastName: string, screenNr = "S-778") {
   const auth = await page.request.post("/api/auth", {
     data: { username: admin.email, password: admin.password },
   });
@@ -77,7 +77,7 @@ export async function newAssignedPatient(page: Page, lastName: string) {
   const study = (await (await page.request.get(`/api/studies/${demoStudyUuid}`, { headers })).json()).data;
   const assignment = await page.request.post("/api/study-patients", {
     headers,
-    data: { patientId: (await patient.json()).data.id, studyId: study.id, screenNr: "S-778", active: true },
+    data: { patientId: (await patient.json()).data.id, studyId: study.id, screenNr, active: true },
   });
   expect(assignment.status()).toBe(201);
   return { studyName: study.workingName as string };

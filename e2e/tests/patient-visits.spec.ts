@@ -1,35 +1,4 @@
-import { chooseSite, expect, type Page, signIn, test, unique } from "./fixtures";
-
-const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
-
-/** A new BUD patient assigned to the demo study, written through the API as the editors would. */
-async function assignedPatient(page: Page, lastName: string) {
-  const auth = await page.request.post("/api/auth", {
-    data: { username: "admin@example.com", password: "admin1234" },
-  });
-  const { accessToken, csrfToken } = (await auth.json()).data;
-  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
-  const sites = await page.request.get("/api/me/sites", { headers });
-  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
-  const patient = await page.request.post("/api/patients", {
-    headers,
-    data: {
-      recorderSiteId: bud.id,
-      status: 1,
-      patientDetail: { firstName: "Bence", lastName, sex: "MALE" },
-      address: { countryCode: "HU", city: "Pécs" },
-      contacts: [{ contactType: "PHONE", value: "+36 30 555 0202" }],
-    },
-  });
-  expect(patient.status()).toBe(201);
-  const study = (await (await page.request.get(`/api/studies/${demoStudyUuid}`, { headers })).json()).data;
-  const assignment = await page.request.post("/api/study-patients", {
-    headers,
-    data: { patientId: (await patient.json()).data.id, studyId: study.id, screenNr: "S-777", active: true },
-  });
-  expect(assignment.status()).toBe(201);
-  return { studyName: study.workingName as string };
-}
+import { chooseSite, expect, newAssignedPatient, type Page, signIn, test, unique } from "./fixtures";
 
 const select = (page: Page, label: string) => page.getByRole("combobox", { name: label, exact: true });
 
@@ -60,7 +29,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
 }) => {
   const lastName = `Látogató${unique()}`;
   await signIn(page, "/patient-visits");
-  const { studyName } = await assignedPatient(page, lastName);
+  const { studyName } = await newAssignedPatient(page, lastName, "S-777");
   await chooseSite(page, "BUD");
   await expect(page.getByRole("heading", { name: "Patient visits" })).toBeVisible();
   for (const title of ["Id", "Screen Nr", "Patient", "Study", "Visit", "Visit date", "Status"])

@@ -72,14 +72,12 @@ const stickyCell = `${cell} sticky z-[1] bg-white`;
 const headerCell = "sticky top-0 z-[2] border-b border-gray-200 bg-gray-100 px-3 py-2 text-xs text-gray-700";
 
 /** The legend of the cell colours (issue 12): what each colour of the grid means. */
-export const legend: { state: VisitState; text: string }[] = [
-  { state: "done", text: "Done" },
-  { state: "out-of-window", text: "Out of window" },
-  { state: "booked", text: "Booked" },
-  { state: "due", text: "Due" },
-  { state: "overdue", text: "Overdue" },
-  { state: "upcoming", text: "Upcoming (expected date shown)" },
-];
+export const legend: { state: VisitState; text: string }[] = (
+  ["done", "out-of-window", "booked", "due", "overdue", "upcoming"] as const
+).map((state) => ({
+  state,
+  text: state === "upcoming" ? "Upcoming (expected date shown)" : visitStateLabel(state),
+}));
 
 /** A visit column's third header line: its day and window ("Day 14 ±2"), empty off the plan. */
 export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
