@@ -84,18 +84,17 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
   const patientId = input.patientId as number;
   const studyId = input.studyId as number;
   const visitId = input.visitId as number;
-  const [[patient], [assignment], [visit]] = await Promise.all([
-    tx
-      .select({ id: patients.id })
-      .from(patients)
-      .where(and(eq(patients.id, patientId), patientScope(user))),
-    tx
-      .select({ id: studyPatients.id })
-      .from(studyPatients)
-      .where(and(eq(studyPatients.patientId, patientId), eq(studyPatients.studyId, studyId)))
-      .limit(1),
-    tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId)),
-  ]);
+  // In turn: a transaction has one connection, and pg refuses queries queued on it at once.
+  const [patient] = await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), patientScope(user)));
+  const [assignment] = await tx
+    .select({ id: studyPatients.id })
+    .from(studyPatients)
+    .where(and(eq(studyPatients.patientId, patientId), eq(studyPatients.studyId, studyId)))
+    .limit(1);
+  const [visit] = await tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId));
   if (!patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
   const errors: FieldErrors = {};
   if (!assignment) errors.studyId = patientVisitMessages.notAssigned;

@@ -109,10 +109,9 @@ async function recordedOf(db: Db | Tx, batch: AssignmentRow[]) {
 /** Writes the engine's answer for a batch of (locked) assignments, replacing what was stored. */
 async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
   if (batch.length === 0) return;
-  const [plans, recorded] = await Promise.all([
-    plansOf(db, [...new Set(batch.map((a) => a.studyId))]),
-    recordedOf(db, batch),
-  ]);
+  // One after the other: inside a transaction both would queue on its one connection anyway.
+  const plans = await plansOf(db, [...new Set(batch.map((a) => a.studyId))]);
+  const recorded = await recordedOf(db, batch);
   const rows: (typeof visitSchedule.$inferInsert)[] = [];
   for (const assignment of batch) {
     const visits = recorded.get(`${assignment.patientId}/${assignment.studyId}`) ?? [];
