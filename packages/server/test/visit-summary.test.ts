@@ -138,7 +138,11 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     const res = await summary(admin);
     // Cells: every plan visit (Week 4, Screening), then the recorded ones off the plan.
     const cells = (profile: VisitSummary["patientStudyProfiles"][number]) =>
-      profile.visits.map(({ visitId, visitDate, state }) => ({ visitId, visitDate, state }));
+      profile.visits.map(({ visitId, visitDate, state }) => ({
+        visitId,
+        visitDate: visitDate ?? null,
+        state,
+      }));
     const rows = res.body.data.patientStudyProfiles.map(({ visits: _, ...profile }, i) => ({
       ...profile,
       cells: cells(res.body.data.patientStudyProfiles[i]),

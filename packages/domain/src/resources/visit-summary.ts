@@ -1,5 +1,5 @@
 import type { CalculationMode } from "../constants";
-import type { VisitState, VisitWindow } from "../rules/visit-windows";
+import { type VisitState, type VisitWindow, windowAround } from "../rules/visit-windows";
 
 /** GET patient-visit-summary/{studyUuid} → data: the grid of /visit-summary/{studyUuid}. */
 export type VisitSummaryVisit = {
@@ -14,14 +14,25 @@ export type VisitSummaryVisit = {
   calculationMode: CalculationMode | null;
 };
 
-/** One cell: the recorded visit (if any) and its planned window and state on the asked day. */
-export type VisitSummaryCell = VisitWindow & {
+/**
+ * One cell: the recorded visit's date (if any), the planned date and the state on the asked day.
+ * Kept small, as a grid holds tens of thousands: fields without a value are left out, and the window
+ * follows from the expected date and the column's allowances (cellWindow).
+ */
+export type VisitSummaryCell = {
   visitId: number;
-  visitDate: string | null;
-  visitStatus: string | null;
+  visitDate?: string;
+  expectedDate?: string;
   state: VisitState;
-  bookedOutsideWindow: boolean;
+  /** Only when true: a booking outside its window. */
+  bookedOutsideWindow?: true;
 };
+
+/** A cell's window: its expected date widened by its column's allowances (the engine's rule). */
+export const cellWindow = (cell: VisitSummaryCell, column: VisitSummaryVisit | undefined): VisitWindow => ({
+  expectedDate: cell.expectedDate ?? null,
+  ...windowAround(cell.expectedDate, column),
+});
 
 export type VisitSummaryProfile = {
   barcode: string;

@@ -8,10 +8,12 @@ import {
   isOutsideWindow,
   outsidePlannedWindow,
   type Plan,
+  planColumns,
   type RecordedVisit,
   scheduleVisits,
   stateAsOf,
   visitDayText,
+  windowAround,
   windowText,
 } from "./visit-windows";
 
@@ -244,6 +246,27 @@ describe("the form's outside-window note", () => {
     expect(outsidePlannedWindow(null, { ...window, sequence: 2 })).toBe(false);
     expect(outsidePlannedWindow("2026-03-20", { windowStart: null, windowEnd: null, sequence: null })).toBe(
       false,
+    );
+  });
+});
+
+describe("a summary cell's window", () => {
+  it("property: the expected date widened by its column's allowances is the engine's window", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Plan["calculationMode"]>("default", "previous"),
+        fc.array(fc.tuple(fc.nat(120), fc.nat(10), fc.nat(10)), { maxLength: 8 }),
+        (mode, steps) => {
+          const p = plan(mode, steps);
+          const columns = planColumns(p);
+          for (const row of scheduleVisits(p, active, [])) {
+            expect(windowAround(row.expectedDate, columns.get(row.visitId))).toEqual({
+              windowStart: row.windowStart,
+              windowEnd: row.windowEnd,
+            });
+          }
+        },
+      ),
     );
   });
 });

@@ -82,6 +82,21 @@ export type ScheduledVisit = VisitWindow & {
   bookedOutsideWindow: boolean;
 };
 
+/**
+ * A visit's window around its expected date: the allowances of the schedule entry that places it
+ * (none for the plan's first visit, whose window is day 0 itself).
+ */
+export function windowAround(
+  expectedDate: string | null | undefined,
+  placing: { allowedDaysBefore: number | null; allowedDaysAfter: number | null } | undefined,
+): Pick<VisitWindow, "windowStart" | "windowEnd"> {
+  if (!expectedDate) return { windowStart: null, windowEnd: null };
+  return {
+    windowStart: addDays(expectedDate, -(placing?.allowedDaysBefore ?? 0)),
+    windowEnd: addDays(expectedDate, placing?.allowedDaysAfter ?? 0),
+  };
+}
+
 /** A visit anchors later dates only once it took place: completed, or the patient has arrived. */
 const anchors = (visit: RecordedVisit | undefined): string | null =>
   visit && (visit.visitStatus === "COMPLETED" || visit.visitStatus === "ARRIVED") ? visit.visitDate : null;
@@ -163,14 +178,7 @@ export function scheduleVisits(
             ? (anchors(byVisit.get(previous.visitId)) ?? previous.expectedDate)
             : day0;
         const expected = base === null ? null : addDays(base, days);
-        window =
-          expected === null
-            ? window
-            : {
-                expectedDate: expected,
-                windowStart: addDays(expected, -(entry?.allowedDaysBefore ?? 0)),
-                windowEnd: addDays(expected, entry?.allowedDaysAfter ?? 0),
-              };
+        if (expected !== null) window = { expectedDate: expected, ...windowAround(expected, entry) };
       }
     }
     out.push({

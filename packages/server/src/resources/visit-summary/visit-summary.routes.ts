@@ -66,7 +66,8 @@ async function studyVisits(db: Db, studyId: number): Promise<VisitSummaryVisit[]
 /**
  * The grid's rows in one query: every patient assigned to the study (active or closed) that the
  * user may see (DESIGN §4: their sites; administrators all; `siteId` narrows to one of them), each
- * with the stored visit windows of that assignment as JSON cells and their state on `asOf`. A
+ * with the stored visit windows of that assignment as small JSON cells (no empty fields; the window
+ * follows from the expected date and the column) and their state on `asOf`. A
  * patient closed and assigned again is one row, with the active (else the latest) assignment.
  */
 function patientStudyProfiles(db: Db, studyId: number, user: SessionUser, asOf: string, siteId?: number) {
@@ -79,10 +80,9 @@ function patientStudyProfiles(db: Db, studyId: number, user: SessionUser, asOf: 
     db,
     sql`select p.uuid as "patientUuid", p.barcode, p.first_name as "firstName", p.last_name as "lastName",
         a.screen_nr as "screenNr", a.active,
-        coalesce((select json_agg(json_build_object('visitId', vs.visit_id, 'visitDate', vs.visit_date,
-              'visitStatus', vs.visit_status, 'expectedDate', vs.expected_date, 'windowStart', vs.window_start,
-              'windowEnd', vs.window_end, 'state', ${visitStateSql(asOf)},
-              'bookedOutsideWindow', vs.booked_outside_window)
+        coalesce((select json_agg(json_strip_nulls(json_build_object('visitId', vs.visit_id,
+              'visitDate', vs.visit_date, 'expectedDate', vs.expected_date, 'state', ${visitStateSql(asOf)},
+              'bookedOutsideWindow', case when vs.booked_outside_window then true end))
             order by vs.sequence nulls last, vs.visit_id)
           from visit_schedule vs where vs.study_patient_id = a.id), '[]'::json) as visits
       from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active

@@ -15,13 +15,7 @@ const other = { id: 2, uuid: otherUuid, workingName: "TD-2025-002_EXT" };
 const planned = { calculationMode: "default" as const };
 const cell = (visitId: number, over: Partial<VisitSummaryCell>): VisitSummaryCell => ({
   visitId,
-  visitDate: null,
-  visitStatus: null,
-  expectedDate: null,
-  windowStart: null,
-  windowEnd: null,
   state: "unscheduled",
-  bookedOutsideWindow: false,
   ...over,
 });
 const profile = (over: Partial<VisitSummaryProfile>): VisitSummaryProfile => ({
@@ -72,17 +66,12 @@ const summary: VisitSummary = {
       visits: [
         cell(11, {
           visitDate: "2025-03-03",
-          visitStatus: "COMPLETED",
           state: "done",
-          windowStart: "2025-03-03",
         }),
         cell(12, {
           visitDate: "2025-03-27",
-          visitStatus: "BOOKED",
           state: "booked",
           expectedDate: "2025-03-17",
-          windowStart: "2025-03-15",
-          windowEnd: "2025-03-19",
           bookedOutsideWindow: true,
         }),
       ],
@@ -97,17 +86,13 @@ const summary: VisitSummary = {
         cell(11, {
           state: "overdue",
           expectedDate: "2025-03-01",
-          windowStart: "2025-03-01",
-          windowEnd: "2025-03-01",
         }),
         cell(12, {
           state: "upcoming",
           expectedDate: "2026-04-15",
-          windowStart: "2026-04-13",
-          windowEnd: "2026-04-17",
         }),
         // Booked without a date: still available.
-        cell(13, { visitStatus: "BOOKED", state: "unscheduled" }),
+        cell(13, { state: "unscheduled" }),
       ],
     }),
   ],

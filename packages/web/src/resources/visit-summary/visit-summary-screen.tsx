@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
+  cellWindow,
   type ListData,
   lookupPageSizes,
   optionLabel,
@@ -83,8 +84,8 @@ export const legend: { state: VisitState; text: string }[] = (
 export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
 
 /** A cell's hover text: its state and, when planned, its window. */
-const cellTitle = (value: VisitSummaryCell) => {
-  const window = windowText(value);
+const cellTitle = (value: VisitSummaryCell, column: VisitSummaryVisit) => {
+  const window = windowText(cellWindow(value, column));
   const state = `${visitStateLabel(value.state)}${value.bookedOutsideWindow ? " outside the window" : ""}`;
   return window ? `${state} · window ${window}` : state;
 };
@@ -324,7 +325,11 @@ function SummaryGrid({
                   {patientName(profile)}
                 </th>
                 {columns.map((visit) => (
-                  <SummaryCell key={visit.id} value={profile.visits.find((v) => v.visitId === visit.id)} />
+                  <SummaryCell
+                    key={visit.id}
+                    column={visit}
+                    value={profile.visits.find((v) => v.visitId === visit.id)}
+                  />
                 ))}
               </tr>
             );
@@ -345,10 +350,10 @@ function SummaryGrid({
  * One cell: the visit date, else "available" (spec), on its state's colour; an upcoming visit also
  * shows its expected date. The state is written out for screen readers, colour being only a hint.
  */
-function SummaryCell({ value }: { value: VisitSummaryCell | undefined }) {
+function SummaryCell({ value, column }: { value: VisitSummaryCell | undefined; column: VisitSummaryVisit }) {
   if (!value) return <td className={`${cell} text-gray-700 italic`}>{visitSummaryAvailable}</td>;
   return (
-    <td title={cellTitle(value)} className={`${cell} ${visitStateColors[value.state]}`}>
+    <td title={cellTitle(value, column)} className={`${cell} ${visitStateColors[value.state]}`}>
       {value.visitDate ? (
         <span className="tabular-nums">{value.visitDate}</span>
       ) : (
