@@ -5,6 +5,7 @@ import {
   scheduleVisits,
   stateAsOf,
   type VisitStatus,
+  visitStateValues,
   type WorklistData,
   type WorklistRow,
 } from "@trialdesk/domain";
@@ -12,7 +13,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
-import { visitStateSql } from "../src/resources/worklist/visit-schedule";
+import { statePredicates, visitStateSql } from "../src/resources/worklist/visit-schedule";
 import {
   createPatient,
   createPatientVisit,
@@ -287,16 +288,28 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
               : [],
           );
           for (const asOf of [...asOfOffsets.map((o) => addDays("2026-01-01", o)), ...edges]) {
-            const stored = await queryRows<{ visitId: number; state: string; windowStart: string | null }>(
+            // The state, and every state whose condition holds (exactly the one state).
+            const is = statePredicates(asOf);
+            const holding = sql.join(
+              visitStateValues.map((state) => sql`case when ${is[state]} then ${state} end`),
+              sql`, `,
+            );
+            const stored = await queryRows<{
+              visitId: number;
+              state: string;
+              holding: string[];
+              windowStart: string | null;
+            }>(
               db,
               sql`select vs.visit_id as "visitId", ${visitStateSql(asOf)} as state,
-                  vs.window_start::text as "windowStart"
+                  array_remove(array[${holding}]::text[], null) as holding, vs.window_start::text as "windowStart"
                 from visit_schedule vs where vs.study_patient_id = ${assignment.id} order by vs.visit_id`,
             );
             const engine = expected
               .map((row) => ({
                 visitId: row.visitId,
                 state: stateAsOf(row, asOf),
+                holding: [stateAsOf(row, asOf)],
                 windowStart: row.windowStart,
               }))
               .sort((a, b) => a.visitId - b.visitId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countBound, pageCount, pagerItems, pagerText } from "./pager";
+import { countBound, countText, pageCount, pagerItems, pagerText } from "./pager";
 
 describe("pager", () => {
   it("says which entries are shown", () => {
@@ -43,5 +43,13 @@ describe("pager", () => {
         expect(items).toContain(page);
       }
     }
+  });
+});
+
+describe("count badges", () => {
+  it("show a count exactly up to the bound and beyond it as the bound with a plus", () => {
+    expect(countText(0)).toBe("0");
+    expect(countText(countBound)).toBe(String(countBound));
+    expect(countText(countBound + 1)).toBe("10,000+");
   });
 });

@@ -21,6 +21,10 @@ export const isLowerBoundTotal = (total: number) => total > countBound;
 
 const grouped = (n: number) => n.toLocaleString("en-US");
 
+/** A count as a badge shows it: exact up to the count bound, beyond it "10,000+". */
+export const countText = (n: number): string =>
+  isLowerBoundTotal(n) ? `${grouped(countBound)}+` : String(n);
+
 /**
  * "Showing {first} to {last} of {total} entries" (spec §2.2); beyond the count bound "of more than
  * {total - 1} entries" (decisions: the count strategy), which stays true since at least total exist.

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { WorklistData } from "@trialdesk/domain";
+import { countText, type WorklistData } from "@trialdesk/domain";
 import {
   AlarmClock,
   CalendarClock,
@@ -56,7 +56,9 @@ export function HomePage() {
             <Link to={to} className={tileClass}>
               <span className="flex items-center gap-3">
                 <Icon aria-hidden className="size-8 text-blue-700" />
-                <span className="text-3xl font-semibold tabular-nums">{count ?? "—"}</span>
+                <span className="text-3xl font-semibold tabular-nums">
+                  {count == null ? "—" : countText(count)}
+                </span>
               </span>{" "}
               {title}
             </Link>

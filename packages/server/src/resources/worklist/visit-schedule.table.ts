@@ -40,13 +40,10 @@ export const visitSchedule = pgTable(
     oneOf("visit_schedule", "kind", t.kind, visitKinds),
     index("visit_schedule_study_id_idx").on(t.studyId),
     index("visit_schedule_patient_visit_id_idx").on(t.patientVisitId),
-    // The worklist: a site's open plan visits of active assignments, by window end (the order) and by
-    // window start (the horizon and the counts). Done and not-applicable rows never enter it.
-    index("visit_schedule_worklist_end_idx")
-      .on(t.siteId, t.windowEnd, t.id)
-      .where(sql`${t.active} and ${t.sequence} is not null and ${t.kind} not in ('done', 'not-applicable')`),
-    index("visit_schedule_worklist_start_idx")
-      .on(t.siteId, t.windowStart)
+    // The worklist: a site's plan visits of active assignments, one range per kind in window-end order,
+    // so each state's page and count read only its own rows. Done and not-applicable never enter it.
+    index("visit_schedule_worklist_idx")
+      .on(t.siteId, t.kind, t.windowEnd, t.id)
       .where(sql`${t.active} and ${t.sequence} is not null and ${t.kind} not in ('done', 'not-applicable')`),
   ],
 );

@@ -190,15 +190,31 @@ export async function ensureVisitSchedules(db: Db): Promise<void> {
 }
 
 /**
- * The state of a stored row on a day, in SQL: the same rule as the domain's stateAsOf (a property
- * test feeds both random plans and visits). Only "open" rows depend on the day.
+ * Each state's condition on a stored row on a day, in SQL: the same rule as the domain's stateAsOf
+ * (a property test feeds both random plans, visits and days). Only "open" rows depend on the day:
+ * upcoming before their window, overdue after it, due inside it; open rows always have a window.
  */
-export function visitStateSql(asOf: string, alias = "vs"): SQL {
+export function statePredicates(asOf: string, alias = "vs"): Record<VisitState, SQL> {
   const col = (name: string) => sql.raw(`${alias}.${name}`);
-  return sql`(case when ${col("kind")} <> 'open' then ${col("kind")}
-    when ${col("window_start")} is not null and ${asOf}::date < ${col("window_start")} then 'upcoming'
-    when ${col("window_end")} is not null and ${asOf}::date > ${col("window_end")} then 'overdue'
-    else 'due' end)`;
+  const kind = (value: string) => sql`${col("kind")} = ${value}`;
+  const day = sql`${asOf}::date`;
+  return {
+    done: kind("done"),
+    "out-of-window": kind("out-of-window"),
+    booked: kind("booked"),
+    "not-applicable": kind("not-applicable"),
+    unscheduled: kind("unscheduled"),
+    upcoming: sql`(${kind("open")} and ${day} < ${col("window_start")})`,
+    overdue: sql`(${kind("open")} and ${day} > ${col("window_end")})`,
+    due: sql`(${kind("open")} and ${day} between ${col("window_start")} and ${col("window_end")})`,
+  };
+}
+
+/** The state of a stored row on a day, in SQL, from statePredicates. */
+export function visitStateSql(asOf: string, alias = "vs"): SQL {
+  const is = statePredicates(asOf, alias);
+  return sql`(case when ${is.upcoming} then 'upcoming' when ${is.overdue} then 'overdue'
+    when ${is.due} then 'due' else ${sql.raw(`${alias}.kind`)} end)`;
 }
 
 /**

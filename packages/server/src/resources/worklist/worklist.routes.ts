@@ -1,7 +1,9 @@
 import {
   addDays,
+  countBound,
   isValidIsoDate,
   maxPageSize,
+  scheduleWindowDigits,
   toIsoDate,
   type WorklistData,
   type WorklistRow,
@@ -17,7 +19,7 @@ import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { parseQuery } from "../resource";
-import { visitStateSql } from "./visit-schedule";
+import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
   z.string().refine(isValidIsoDate, `${name} must be a real date written as yyyy-MM-dd`).optional();
@@ -75,11 +77,16 @@ function searchWords(text: string | undefined): SQL {
   );
 }
 
+/** The widest a window can be (before + after), so a due row's window end lies within it of the day. */
+const widestWindow = 2 * (10 ** scheduleWindowDigits - 1);
+
 /**
  * GET /api/worklist: what a site has to do — one row per active assignment × plan visit whose state
  * on `asOf` is not done or not applicable, and whose window opens by `to` (default: 14 days after
- * asOf; unscheduled rows always), ordered by window end. Site-scoped like patient visits. The counts
- * per state ignore the state filter: they label the screen's filter chips.
+ * asOf; rows without a window always), ordered by window end. Site-scoped like patient visits. The
+ * counts per state ignore the state filter (they label the screen's filter chips) and, like every
+ * list's count, are exact up to countBound. Each state is read as its own range of the worklist index
+ * (site, kind, window end), so a page or a count costs what it reads, not what the site holds.
  */
 export function worklistRoutes(app: FastifyInstance, deps: Deps) {
   app.get("/api/worklist", { schema: { querystring: query, tags: ["worklist"] } }, async (request, reply) => {
@@ -90,20 +97,41 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     const states: WorklistState[] = q.state ? (q.state.split(",") as WorklistState[]) : [...worklistStates];
     const page = q.page ?? 1;
     const pageSize = q.pagesize ?? deps.config.defaultPageSize;
-    const state = visitStateSql(asOf);
-    // The rows of the worklist before the state filter; the partial indexes hold exactly these.
-    const within = sql`vs.active and vs.sequence is not null and vs.kind not in ('done', 'not-applicable')
-      and ${siteScope(user, q.siteId)}
+    const is = statePredicates(asOf);
+    const opensBy = sql`(vs.window_start is null or vs.window_start <= ${to}::date)`;
+    // Each state's rows: its rule, the horizon, and bounds the rule implies that the index can use.
+    const rowsOf: Record<WorklistState, SQL> = {
+      overdue: is.overdue,
+      due: sql`${is.due} and vs.window_end between ${asOf}::date and ${addDays(asOf, widestWindow)}::date`,
+      upcoming: sql`${is.upcoming} and vs.window_start <= ${to}::date
+        and vs.window_end <= ${addDays(to, widestWindow)}::date`,
+      booked: sql`${is.booked} and ${opensBy}`,
+      "out-of-window": sql`${is["out-of-window"]} and ${opensBy}`,
+      unscheduled: is.unscheduled,
+    };
+    const common = sql`vs.active and vs.sequence is not null and ${siteScope(user, q.siteId)}
       and ${q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`}
       and ${searchWords(q.search ?? q.searchTerm)}`;
+    const desc = q.direction === "desc";
+    const order = (alias: string) =>
+      sql.raw(
+        desc
+          ? `${alias}.window_end desc nulls first, ${alias}.id desc`
+          : `${alias}.window_end asc nulls last, ${alias}.id asc`,
+      );
+    const counted = (state: WorklistState) =>
+      sql`(select count(*)::int from (select 1 from visit_schedule vs
+        where ${rowsOf[state]} and ${common} limit ${countBound + 1}) c) as ${sql.identifier(state)}`;
+    // The page: each asked state's first rows in order, merged.
+    const branches = states.map(
+      (state) => sql`(select vs.id, vs.window_end, ${state}::text as state from visit_schedule vs
+        where ${rowsOf[state]} and ${common}
+        order by ${order("vs")} limit ${page * pageSize})`,
+    );
     const [countRows, items] = await Promise.all([
-      queryRows<{ state: WorklistState; n: number }>(
+      queryRows<Record<WorklistState, number>>(
         deps.db,
-        sql`select state, count(*)::int as n from (
-            select ${state} as state from visit_schedule vs where ${within} and vs.window_start <= ${to}::date
-            union all
-            select ${state} from visit_schedule vs where ${within} and vs.window_start is null
-          ) w group by state`,
+        sql`select ${sql.join(worklistStates.map(counted), sql`, `)}`,
       ),
       queryRows<WorklistRow>(
         deps.db,
@@ -116,24 +144,20 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
             vs.window_end::text as "windowEnd", w.state, vs.booked_outside_window as "bookedOutsideWindow",
             pv.id as "patientVisitId", pv.uuid as "patientVisitUuid", vs.visit_date::text as "visitDate",
             vs.visit_status as "visitStatus"
-          from (
-            select vs.id, ${state} as state from visit_schedule vs
-            where ${within} and (vs.window_start <= ${to}::date or vs.window_start is null)
-              and ${state} = any(${`{${states.join(",")}}`}::text[])
-            order by vs.window_end ${q.direction === "desc" ? sql`desc nulls first` : sql`asc nulls last`}, vs.id
-            limit ${pageSize} offset ${(page - 1) * pageSize}
-          ) w
+          from (select * from (${sql.join(branches, sql` union all `)}) b
+            order by ${order("b")} limit ${pageSize} offset ${(page - 1) * pageSize}) w
           join visit_schedule vs on vs.id = w.id
           join patients p on p.id = vs.patient_id
           join study_patients sp on sp.id = vs.study_patient_id
           join studies s on s.id = vs.study_id
           join visits v on v.id = vs.visit_id
           left join patient_visits pv on pv.id = vs.patient_visit_id
-          order by vs.window_end ${q.direction === "desc" ? sql`desc nulls first` : sql`asc nulls last`}, vs.id`,
+          order by ${order("w")}`,
       ),
     ]);
-    const counts = Object.fromEntries(worklistStates.map((s) => [s, 0])) as Record<WorklistState, number>;
-    for (const row of countRows) counts[row.state] = Number(row.n);
+    const counts = Object.fromEntries(
+      worklistStates.map((state) => [state, Number(countRows[0]?.[state] ?? 0)]),
+    ) as Record<WorklistState, number>;
     const total = states.reduce((sum, s) => sum + counts[s], 0);
     const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
     return send(request, reply, data);

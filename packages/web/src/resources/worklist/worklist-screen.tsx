@@ -1,4 +1,5 @@
 import {
+  countText,
   type SiteOption,
   shortDate,
   type WorklistData,
@@ -79,7 +80,7 @@ function StateChips({
             <span
               className={`min-w-6 rounded-full px-1.5 text-center text-xs tabular-nums ${on ? "bg-white text-blue-900" : visitStateColors[state]}`}
             >
-              {counts?.[state] ?? "…"}
+              {counts?.[state] === undefined ? "…" : countText(counts[state])}
             </span>
           </button>
         );
