@@ -39,6 +39,10 @@ const webDist =
     ? process.env.BENCH_WEB_DIST
     : null;
 const scheduleLimit = Number(process.env.BENCH_SCHEDULED_ASSIGNMENTS ?? 5_000);
+/** BENCH_CASES=worklist,summary runs only the cases whose names contain one of these words. */
+const onlyCases = process.env.BENCH_CASES?.split(",").filter(Boolean) ?? [];
+const chosen = (c: { name: string }) =>
+  onlyCases.length === 0 || onlyCases.some((word) => c.name.includes(word));
 const base = `http://127.0.0.1:${port}`;
 
 /** A database of the bench's own: created on the given server, or a temporary PGlite folder. */
@@ -237,7 +241,7 @@ async function runSize(size: BenchSize) {
     // The floor first: PGlite's folder has one user at a time, so the server starts after.
     const results: Result[] = [];
     const placeholder = { auth: {}, write: {} };
-    const list = cases(fixtures, placeholder.auth, placeholder.write);
+    const list = cases(fixtures, placeholder.auth, placeholder.write).filter(chosen);
     log(`Hand-written SQL (${seconds} s each, 1 and 32 clients):`);
     for (const c of list) {
       await measureRaw(() => c.raw(raw), 4, 1);
@@ -264,13 +268,15 @@ async function runSize(size: BenchSize) {
       const session = ((await signIn.json()) as { data: { accessToken: string; csrfToken: string } }).data;
       const auth = { authorization: `Bearer ${session.accessToken}` };
       const write = { ...auth, "x-csrf-token": session.csrfToken };
-      const httpCases: Case[] = cases(fixtures, auth, write);
+      const httpCases: Case[] = cases(fixtures, auth, write).filter(chosen);
 
       // WORKLIST: GET /api/worklist (issue 12) once the server has it; its floor is measured here.
       const today = new Date().toISOString().slice(0, 10);
       const worklistPath = `/api/worklist?siteId=${fixtures.siteId}&asOf=${today}&page=1&pagesize=${pageSize}`;
       const hasWorklist =
-        scheduled !== null && (await fetch(base + worklistPath, { headers: auth })).status === 200;
+        scheduled !== null &&
+        chosen({ name: "worklist" }) &&
+        (await fetch(base + worklistPath, { headers: auth })).status === 200;
       if (hasWorklist) {
         // PGlite's folder is the server's now: there the worklist has no floor.
         const floor = own.url ? await openRaw(own.url, own.dataDir) : null;

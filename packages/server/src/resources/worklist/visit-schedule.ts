@@ -143,9 +143,15 @@ async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
       batch.map((a) => a.id),
     ),
   );
-  // 15 parameters a row: 2,000 rows stay well under PostgreSQL's 65,535.
-  for (let i = 0; i < rows.length; i += 2_000)
-    await db.insert(visitSchedule).values(rows.slice(i, i + 2_000));
+  // One statement for the whole batch: the rows go as one JSON parameter, not 15 parameters a row.
+  if (rows.length === 0) return;
+  await db.execute(sql`insert into visit_schedule (study_patient_id, patient_id, study_id, site_id, active,
+      visit_id, sequence, expected_date, window_start, window_end, kind, booked_outside_window,
+      patient_visit_id, visit_date, visit_status)
+    select * from json_to_recordset(${JSON.stringify(rows)}::json) as r("studyPatientId" int, "patientId" int,
+      "studyId" int, "siteId" int, active boolean, "visitId" int, sequence int, "expectedDate" date,
+      "windowStart" date, "windowEnd" date, kind varchar, "bookedOutsideWindow" boolean,
+      "patientVisitId" int, "visitDate" date, "visitStatus" varchar)`);
 }
 
 /**
