@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isActiveStatus, patientName } from "./patients";
+import { isActiveStatus, patientName, patientOptionLabel } from "./patients";
 
 describe("patient rules", () => {
   it("treats status 1 as active and anything else as inactive", () => {
@@ -12,5 +12,15 @@ describe("patient rules", () => {
     expect(patientName("Kiss", "Anna")).toBe("Kiss Anna");
     expect(patientName("Kiss", null)).toBe("Kiss");
     expect(patientName(" ", "Anna")).toBe("Anna");
+  });
+});
+
+describe("patient options", () => {
+  it("name the patient with the barcode and mark an inactive one", () => {
+    const anna = { lastName: "Kovács", firstName: "Anna", barcode: "BUD-000042" };
+    expect(patientOptionLabel({ ...anna, status: 1 })).toBe("Kovács Anna (BUD-000042)");
+    expect(patientOptionLabel({ ...anna, status: 0 })).toBe("Kovács Anna (BUD-000042) — Inactive");
+    // A label made from form data that carries no status says nothing of it.
+    expect(patientOptionLabel(anna)).toBe("Kovács Anna (BUD-000042)");
   });
 });

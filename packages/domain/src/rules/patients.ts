@@ -15,3 +15,17 @@ export function patientName(
     .filter(Boolean)
     .join(" ");
 }
+
+/**
+ * A patient as the patient selectors offer it: "Kovács Anna (BUD-000042)", and "— Inactive" after
+ * an inactive patient, so nobody picks one unawares.
+ */
+export function patientOptionLabel(patient: {
+  lastName?: string | null;
+  firstName?: string | null;
+  barcode?: string | null;
+  status?: unknown;
+}): string {
+  const label = `${patientName(patient.lastName, patient.firstName)} (${patient.barcode ?? ""})`;
+  return patient.status === undefined || isActiveStatus(patient.status) ? label : `${label} — Inactive`;
+}

@@ -6,6 +6,7 @@ import { useLocation, useNavigate, useNavigationType, useParams } from "react-ro
 import { ApiError, api } from "../api/client";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
+import { ConfirmDialog } from "../ui/dialog";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
 import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
@@ -45,7 +46,14 @@ export type FormDescription<T extends Data> = {
   onSaved?: (saved: T) => void;
   /** Where a successful save goes instead of the saved record's edit route (e.g. back to the worklist). */
   afterSaveRoute?: string | null;
+  /**
+   * A question to answer before this data is saved (e.g. assigning an inactive patient), or null.
+   * Yes saves; No leaves the form as it is.
+   */
+  confirmSave?: (data: T) => Promise<SaveQuestion | null>;
 };
+
+export type SaveQuestion = { title: string; text: string; confirmLabel: string };
 
 /**
  * The record as sent: the form's fields (those of empty()) plus id, uuid and version. Read-only
@@ -130,6 +138,7 @@ function RecordForm<T extends Data>({
   }, [loading, loaded]);
 
   const [saving, setSaving] = useState(false);
+  const [question, setQuestion] = useState<{ ask: SaveQuestion; data: T } | null>(null);
   // Saves refused for field errors (client validation or a server 400), so a layout can react to each.
   const [failedSaves, setFailedSaves] = useState(0);
   const [conflict, setConflict] = useState(false);
@@ -159,6 +168,15 @@ function RecordForm<T extends Data>({
       document.getElementById(fieldId(Object.keys(errors)[0]))?.focus();
       return;
     }
+    const ask = await description.confirmSave?.(data).catch(() => null);
+    if (ask) {
+      setQuestion({ ask, data });
+      return;
+    }
+    await send(data);
+  };
+
+  const send = async (data: T) => {
     setSaving(true);
     setConflict(false);
     setSaveError(null);
@@ -307,6 +325,19 @@ function RecordForm<T extends Data>({
             : description.fields(form, { failedSaves })}
         </fieldset>
       </form>
+      <ConfirmDialog
+        open={question !== null}
+        title={question?.ask.title ?? ""}
+        text={question?.ask.text ?? ""}
+        confirmLabel={question?.ask.confirmLabel ?? "Yes"}
+        cancelLabel="No"
+        onCancel={() => setQuestion(null)}
+        onConfirm={() => {
+          const data = question?.data;
+          setQuestion(null);
+          if (data) void send(data);
+        }}
+      />
 
       <LoadingOverlay show={loading} />
 

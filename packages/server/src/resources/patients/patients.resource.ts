@@ -316,6 +316,8 @@ export const patientsResource = defineResource<PatientInput>({
         lastName: patients.lastName,
         ssn: patients.ssn,
         projectInternalCode: patientProjectInternalCode,
+        // Selectors mark inactive patients.
+        status: patients.status,
       },
     },
   },

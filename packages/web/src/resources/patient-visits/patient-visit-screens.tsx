@@ -15,6 +15,7 @@ import {
   type PatientVisitDetail,
   type PatientVisitInput,
   type PatientVisitListRow,
+  patientOptionLabel,
   type SiteOption,
   type StudyPatientLookupItem,
   shortDate,
@@ -105,7 +106,7 @@ export const patientLookup = (site: SiteOption, onlyAssigned: boolean): Lookup =
   pageSize: lookupPageSizes.patients,
   query: { forSelect: "true", siteId: site.id, onlyAssigned: onlyAssigned ? "true" : undefined },
   search: "search",
-  option: (p: Row) => ({ value: p.id, label: `${p.lastName} ${p.firstName} (${p.barcode})` }),
+  option: (p: Row) => ({ value: p.id, label: patientOptionLabel(p) }),
   selected: (data: Row) =>
     data.patientId && data.patientName ? { value: data.patientId, label: data.patientName } : null,
 });

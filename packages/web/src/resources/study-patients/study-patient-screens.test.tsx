@@ -151,6 +151,35 @@ describe("study-patient screens", () => {
     expect(lookup.search.get("forSelect")).toBe("true");
   });
 
+  it("marks an inactive patient in the selector and asks before assigning one", async () => {
+    const user = userEvent.setup();
+    const inactive = { id: 7, barcode: "BUD-000007", firstName: "Ilona", lastName: "Kiss", status: 0 };
+    const calls = api((call) => {
+      if (call.path === "/api/patients") return list([inactive]);
+      if (call.path === "/api/patients/7")
+        return { data: { ...inactive, patientDetail: { firstName: "Ilona", lastName: "Kiss" } } };
+      if (call.method === "POST") return { status: 201, data: { ...assignment, id: 13 } };
+      return undefined;
+    });
+    renderRoutes(routes, ["/study-patients/create"]);
+    const patient = await screen.findByLabelText("Patient");
+    await waitFor(() => expect(patient).toHaveTextContent("Type to select a patient ..."));
+    await user.click(patient);
+    await user.click(await screen.findByRole("option", { name: "Kiss Ilona (BUD-000007) — Inactive" }));
+    await user.click(screen.getByLabelText("Study"));
+    await user.click(await screen.findByRole("option", { name: "ACRMDPHFL001 — TD-2025-001_NORMAL" }));
+    const save = screen.getByRole("button", { name: "Save" });
+    await waitFor(() => expect(save).toBeEnabled());
+    await user.click(save);
+    const question = await screen.findByRole("dialog", { name: "Inactive patient" });
+    expect(question).toHaveTextContent("Kiss Ilona (BUD-000007) is inactive.");
+    await user.click(within(question).getByRole("button", { name: "No" }));
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+    await user.click(save);
+    await user.click(await screen.findByRole("button", { name: "Yes, assign" }));
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST")).toHaveLength(1));
+  });
+
   it("lists the active site's assignments with the Active / Closed badge", async () => {
     const calls = api((call) =>
       call.path === "/api/study-patients" && call.method === "GET"

@@ -2,11 +2,14 @@ import {
   type CloseReason,
   closeReasons,
   emptyStudyPatient,
+  isActiveStatus,
   isClosed,
   lookupPageSizes,
   normalizeStudyPatient,
   notesMaxLength,
+  type Patient,
   patientName,
+  patientOptionLabel,
   type SiteOption,
   type StudyPatient,
   type StudyPatientInput,
@@ -15,10 +18,11 @@ import {
   validateStudyPatient,
 } from "@trialdesk/domain";
 import { useMemo } from "react";
+import { api } from "../../api/client";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
-import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type FormDescription, FormScreen, type SaveQuestion } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
 import type { FormApi } from "../../screens/useFormState";
 import { Badge } from "../../ui/badge";
@@ -74,7 +78,7 @@ const listOf = (site: SiteOption): ListDescription<ListRow> => ({
 
 type Form = Partial<StudyPatientInput>;
 
-const patientLabel = (p: Row) => `${nameOf(p)} (${p.barcode})`;
+const patientLabel = (p: Row) => patientOptionLabel(p);
 
 /** The patient lookup of spec §7: the active site's patients, searched on the server as one types. */
 const patientLookup = (site: SiteOption): Lookup => ({
@@ -187,8 +191,21 @@ const formOf = (site: SiteOption): FormDescription<Form> => ({
   normalize: normalizeStudyPatient,
   validate: validateStudyPatient,
   errorBar: true,
+  confirmSave: confirmInactive,
   fields: (form) => <StudyPatientFields form={form} site={site} />,
 });
+
+/** Assigning an inactive patient to a study is asked about first. */
+async function confirmInactive(data: Form): Promise<SaveQuestion | null> {
+  if (typeof data.id === "number" || typeof data.patientId !== "number") return null;
+  const patient = await api.get<Patient>(`patients/${data.patientId}`);
+  if (isActiveStatus(patient.status)) return null;
+  return {
+    title: "Inactive patient",
+    text: `${patientOptionLabel({ ...patient.patientDetail, barcode: patient.barcode })} is inactive. Assign this patient to the study anyway?`,
+    confirmLabel: "Yes, assign",
+  };
+}
 
 const show = (value: string | null | undefined) => value || "—";
 
