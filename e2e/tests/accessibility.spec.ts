@@ -161,8 +161,11 @@ test("the worklist and the visit summary grid with its colours and legend (issue
   await expectAccessible(page, "/worklist with a chip chosen");
 
   // Record visit: the form with the planned window and the amber outside-window note.
+  // A visit after the first (its window spans days): a first visit's date is day 0 itself.
   await page
     .getByRole("table", { name: "Worklist" })
+    .getByRole("row")
+    .filter({ hasText: " – " })
     .getByRole("link", { name: /^Record visit/ })
     .first()
     .click();
