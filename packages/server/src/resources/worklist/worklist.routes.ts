@@ -3,7 +3,6 @@ import {
   countBound,
   isValidIsoDate,
   maxPageSize,
-  scheduleWindowDigits,
   toIsoDate,
   type WorklistData,
   type WorklistRow,
@@ -68,17 +67,23 @@ function searchWords(text: string | undefined): SQL {
   const escaped = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql.join(
     words.map(
-      (word) => sql`(exists (select 1 from patients p where p.id = vs.patient_id
-          and (p.last_name ilike ${escaped(word)} or p.first_name ilike ${escaped(word)} or p.barcode ilike ${escaped(word)}))
-        or exists (select 1 from studies s where s.id = vs.study_id and s.working_name ilike ${escaped(word)})
-        or exists (select 1 from visits v where v.id = vs.visit_id and v.name ilike ${escaped(word)}))`,
+      // Sets of ids, each looked up once (trigram indexes), not a lookup per worklist row.
+      (word) => sql`(vs.patient_id in (select p.id from patients p where p.last_name ilike ${escaped(word)}
+          or p.first_name ilike ${escaped(word)} or p.barcode ilike ${escaped(word)})
+        or vs.study_id in (select s.id from studies s where s.working_name ilike ${escaped(word)})
+        or vs.visit_id in (select v.id from visits v where v.name ilike ${escaped(word)}))`,
     ),
     sql` and `,
   );
 }
 
-/** The widest a window can be (before + after), so a due row's window end lies within it of the day. */
-const widestWindow = 2 * (10 ** scheduleWindowDigits - 1);
+/**
+ * The widest window of any plan (before + after), as a bound the index can use: a due row's window
+ * ends within it after the day, an upcoming row's within it after the horizon. Stored windows always
+ * come from the current plans (a plan's save rebuilds its study's rows).
+ */
+const widestWindow = sql`(select coalesce(max(e.allowed_days_before + e.allowed_days_after), 0)
+  from studyplan_schedule_entries e)`;
 
 /**
  * GET /api/worklist: what a site has to do — one row per active assignment × plan visit whose state
@@ -102,9 +107,9 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     // Each state's rows: its rule, the horizon, and bounds the rule implies that the index can use.
     const rowsOf: Record<WorklistState, SQL> = {
       overdue: is.overdue,
-      due: sql`${is.due} and vs.window_end between ${asOf}::date and ${addDays(asOf, widestWindow)}::date`,
+      due: sql`${is.due} and vs.window_end between ${asOf}::date and ${asOf}::date + ${widestWindow}`,
       upcoming: sql`${is.upcoming} and vs.window_start <= ${to}::date
-        and vs.window_end <= ${addDays(to, widestWindow)}::date`,
+        and vs.window_end > ${asOf}::date and vs.window_end <= ${to}::date + ${widestWindow}`,
       booked: sql`${is.booked} and ${opensBy}`,
       "out-of-window": sql`${is["out-of-window"]} and ${opensBy}`,
       unscheduled: is.unscheduled,
