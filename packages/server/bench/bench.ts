@@ -250,9 +250,14 @@ async function runSize(size: BenchSize) {
       results.push({ call: c.name, rawOne, rawMany } as Result);
       log(`  ${c.name}: p95 ${rawOne.p95.toFixed(1)} ms`);
     }
-    const worklistSql = `select vs.id from visit_schedule vs where vs.site_id = $1 and vs.active
-      and vs.sequence is not null and vs.kind not in ('done', 'not-applicable')
-      order by vs.window_end, vs.id limit ${pageSize}`;
+    // The worklist's first page by hand: each kind of row in window-end order from the worklist
+    // index, merged (the server adds the day's states, the horizon and the counts).
+    const kindRows = (
+      kind: string,
+    ) => `(select id, window_end from visit_schedule where site_id = $1 and active
+      and sequence is not null and kind = '${kind}' order by window_end, id limit ${pageSize})`;
+    const worklistSql = `select id from (${["open", "booked", "out-of-window", "unscheduled"].map(kindRows).join(" union all ")}) w
+      order by window_end nulls last, id limit ${pageSize}`;
     await raw.close();
 
     let draw: DrawFigures | null = null;
