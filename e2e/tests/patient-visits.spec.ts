@@ -32,7 +32,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   const { studyName } = await newAssignedPatient(page, lastName, "S-777");
   await chooseSite(page, "BUD");
   await expect(page.getByRole("heading", { name: "Patient visits" })).toBeVisible();
-  for (const title of ["Id", "Screen Nr", "Patient", "Study", "Visit", "Visit date", "Status"])
+  for (const title of ["Id", "Screen Nr", "Barcode", "Patient", "Study", "Visit", "Visit date", "Status"])
     await expect(page.getByRole("columnheader", { name: title, exact: true })).toBeVisible();
 
   await page.getByRole("button", { name: "Add" }).click();
@@ -70,6 +70,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   const row = page.getByRole("row").filter({ hasText: lastName });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("S-777");
+  await expect(row).toContainText(/BUD-\d{6}/);
   await expect(row).toContainText("Week 2");
   await expect(row).toContainText("2026-01-15");
   await expect(row).toContainText("COMPLETED");

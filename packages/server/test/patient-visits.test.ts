@@ -129,6 +129,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
         patientVisitId: res.body.data.id,
         patientVisitUuid: input.uuid,
         screenNumber: "S-101",
+        barcode: patient.barcode,
         patientName: "Varga Anna",
         studyName: study.workingName,
         visitName: "Screening",

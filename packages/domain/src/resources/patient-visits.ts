@@ -120,6 +120,8 @@ export type PatientVisitListRow = {
   patientVisitId: number;
   patientVisitUuid: string;
   screenNumber: string | null;
+  /** Beyond the spec's columns: the patient's barcode, as staff tell patients apart by it. */
+  barcode: string;
   patientName: string;
   studyName: string;
   visitName: string;

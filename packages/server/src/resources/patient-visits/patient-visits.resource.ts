@@ -175,6 +175,7 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
         patientVisitId: patientVisits.id,
         patientVisitUuid: patientVisits.uuid,
         screenNumber,
+        barcode: patients.barcode,
         patientName,
         studyName: studies.workingName,
         visitName: visits.name,

@@ -76,6 +76,7 @@ const listOf = (site: SiteOption): ListDescription<PatientVisitListRow> => ({
   columns: [
     { key: "patientVisitId", title: "Id", sortable: true, className: "w-16" },
     { key: "screenNumber", title: "Screen Nr", sortable: true },
+    { key: "barcode", title: "Barcode" },
     { key: "patientName", title: "Patient", sortable: true },
     { key: "studyName", title: "Study", sortable: true },
     { key: "visitName", title: "Visit", sortable: true },
