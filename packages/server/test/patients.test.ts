@@ -299,6 +299,7 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
         lastName: "Huber",
         ssn: a.patientDetail.ssn,
         projectInternalCode: null,
+        status: 1,
       },
       {
         id: b.id,
@@ -308,6 +309,7 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
         lastName: "Nowak",
         ssn: b.patientDetail.ssn,
         projectInternalCode: project.internalCode,
+        status: 1,
       },
     ]);
     const assigned = await list<PatientLookupRow>(

@@ -275,4 +275,6 @@ export type PatientLookupRow = {
   lastName: string;
   ssn: string | null;
   projectInternalCode: string | null;
+  /** Beyond the spec's fields: selectors mark inactive patients. */
+  status: number;
 };
