@@ -26,13 +26,24 @@ export async function chooseSite(page: Page, code: string) {
   await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
 }
 
-/** A new patient of the BUD site, written through the API as the patient form would. */
-export async function newPatient(page: Page, lastName: string) {
+/** The administrator's headers for API calls (bearer and CSRF token). */
+async function adminHeaders(page: Page) {
   const auth = await page.request.post("/api/auth", {
-    data: { username: "admin@example.com", password: "admin1234" },
+    data: { username: admin.email, password: admin.password },
   });
   const { accessToken, csrfToken } = (await auth.json()).data;
-  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  return { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+}
+
+type PatientPart = { firstName: string; sex: string; city: string; phone: string };
+
+/** Writes a patient of the BUD site through the API as the patient form would; answers its record. */
+async function createBudPatient(
+  page: Page,
+  headers: Record<string, string>,
+  lastName: string,
+  part: PatientPart,
+) {
   const sites = await page.request.get("/api/me/sites", { headers });
   const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
   const response = await page.request.post("/api/patients", {
@@ -40,13 +51,25 @@ export async function newPatient(page: Page, lastName: string) {
     data: {
       recorderSiteId: bud.id,
       status: 1,
-      patientDetail: { firstName: "Réka", lastName, sex: "FEMALE" },
-      address: { countryCode: "HU", city: "Szeged" },
-      contacts: [{ contactType: "PHONE", value: "+36 30 555 0101" }],
+      patientDetail: { firstName: part.firstName, lastName, sex: part.sex },
+      address: { countryCode: "HU", city: part.city },
+      contacts: [{ contactType: "PHONE", value: part.phone }],
     },
   });
   expect(response.status()).toBe(201);
-  return (await response.json()).data.barcode as string;
+  return (await response.json()).data as { id: number; barcode: string };
+}
+
+/** A new patient of the BUD site, written through the API as the patient form would. */
+export async function newPatient(page: Page, lastName: string) {
+  const headers = await adminHeaders(page);
+  const patient = await createBudPatient(page, headers, lastName, {
+    firstName: "Réka",
+    sex: "FEMALE",
+    city: "Szeged",
+    phone: "+36 30 555 0101",
+  });
+  return patient.barcode;
 }
 
 export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
@@ -56,28 +79,17 @@ export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
  * editors would; answers the study's working name.
  */
 export async function newAssignedPatient(page: Page, lastName: string, screenNr = "S-778") {
-  const auth = await page.request.post("/api/auth", {
-    data: { username: admin.email, password: admin.password },
+  const headers = await adminHeaders(page);
+  const patient = await createBudPatient(page, headers, lastName, {
+    firstName: "Bence",
+    sex: "MALE",
+    city: "Pécs",
+    phone: "+36 30 555 0202",
   });
-  const { accessToken, csrfToken } = (await auth.json()).data;
-  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
-  const sites = await page.request.get("/api/me/sites", { headers });
-  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
-  const patient = await page.request.post("/api/patients", {
-    headers,
-    data: {
-      recorderSiteId: bud.id,
-      status: 1,
-      patientDetail: { firstName: "Bence", lastName, sex: "MALE" },
-      address: { countryCode: "HU", city: "Pécs" },
-      contacts: [{ contactType: "PHONE", value: "+36 30 555 0202" }],
-    },
-  });
-  expect(patient.status()).toBe(201);
   const study = (await (await page.request.get(`/api/studies/${demoStudyUuid}`, { headers })).json()).data;
   const assignment = await page.request.post("/api/study-patients", {
     headers,
-    data: { patientId: (await patient.json()).data.id, studyId: study.id, screenNr, active: true },
+    data: { patientId: patient.id, studyId: study.id, screenNr, active: true },
   });
   expect(assignment.status()).toBe(201);
   return { studyName: study.workingName as string };

@@ -187,7 +187,8 @@ export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
   return parsed.data;
 }
 
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A typed term as plain text inside an ILIKE pattern (%, _ and \\ match themselves). */
+export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function changeContext(request: FastifyRequest): ChangeContext {
   const raw = request.headers[changeReasonHeader];

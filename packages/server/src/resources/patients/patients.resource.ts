@@ -14,7 +14,7 @@ import { loadConfig } from "../../config";
 import type { Db, Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { projects } from "../projects/projects.table";
-import { byName, defineResource } from "../resource";
+import { byName, defineResource, escapeLike } from "../resource";
 import { sites } from "../sites/sites.table";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -74,8 +74,6 @@ const hasActiveAssignment = sql`exists (select 1 from ${studyPatients} sp
 /** Empty text is stored as nothing. */
 const blankToNull = (value: string | null | undefined) =>
   value === undefined || value === null || value.trim() === "" ? null : value;
-
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Search by name, barcode, SSN and phone: every word must appear in one of them, so "Kiss Anna"

@@ -15,7 +15,7 @@ import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
-import { byName, defineResource } from "../resource";
+import { byName, defineResource, escapeLike } from "../resource";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
 import { keepVisitSchedules } from "../worklist/visit-schedule";
@@ -40,8 +40,6 @@ const startedByUser = alias(users, "started_by_user");
 const closedByUser = alias(users, "closed_by_user");
 const nameOf = (user: { firstName: PgColumn; lastName: PgColumn }) =>
   sql<string | null>`nullif(trim(concat_ws(' ', ${user.firstName}, ${user.lastName})), '')`;
-
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Every word must appear in the barcode, the patient's names or the screen or random number. */
 function studyPatientSearch(term: string): SQL | undefined {

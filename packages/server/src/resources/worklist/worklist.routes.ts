@@ -17,7 +17,7 @@ import { currentUser, type SessionUser } from "../../auth/guards";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
-import { parseQuery } from "../resource";
+import { escapeLike, parseQuery } from "../resource";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
@@ -64,7 +64,7 @@ function siteScope(user: SessionUser, siteId: number | undefined): SQL {
 function searchWords(text: string | undefined): SQL {
   const words = (text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
   if (words.length === 0) return sql`true`;
-  const escaped = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const escaped = (w: string) => `%${escapeLike(w)}%`;
   return sql.join(
     words.map(
       // Sets of ids, each looked up once (trigram indexes), not a lookup per worklist row.
