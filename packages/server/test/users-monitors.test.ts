@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
 import {
   lastAdminDeleteMessage,
+  lastAdminLock,
   lastAdminMessage,
   ownAdminFlagMessage,
   ownDeactivationMessage,
@@ -455,20 +456,42 @@ describe.each(databaseKinds)("the last active administrator on %s", (kind) => {
       (await t.request<User>({ method: "GET", url: `/api/users/${id}`, session: first })).body.data;
     const [a, b] = [await read(first.userId), await read(second.userId)];
     // Each deactivates the other at once: one of them must stay.
-    const [byFirst, bySecond] = await Promise.all([
-      t.request({
-        method: "PUT",
-        url: `/api/users/${b.uuid}`,
-        session: first,
-        payload: { ...b, isActive: false },
-      }),
-      t.request({
-        method: "PUT",
-        url: `/api/users/${a.uuid}`,
-        session: second,
-        payload: { ...a, isActive: false },
-      }),
-    ]);
+    const both = () =>
+      Promise.all([
+        t.request({
+          method: "PUT",
+          url: `/api/users/${b.uuid}`,
+          session: first,
+          payload: { ...b, isActive: false },
+        }),
+        t.request({
+          method: "PUT",
+          url: `/api/users/${a.uuid}`,
+          session: second,
+          payload: { ...a, isActive: false },
+        }),
+      ]);
+    // On PostgreSQL the test holds the check's lock until both requests wait for it, so both are
+    // past sign-in (neither is deactivated yet) and meet at the check. PGlite runs them in turn.
+    const [byFirst, bySecond] =
+      kind === "postgres"
+        ? await (
+            await t.database.db.transaction(async (tx) => {
+              await tx.execute(lastAdminLock);
+              const pending = both();
+              for (let waiting = 0; waiting < 2; ) {
+                await new Promise((resolve) => setTimeout(resolve, 20));
+                [{ waiting }] = await queryRows<{ waiting: number }>(
+                  tx,
+                  sql`select count(*)::int as waiting from pg_locks
+                      where locktype = 'advisory' and not granted
+                        and database = (select oid from pg_database where datname = current_database())`,
+                );
+              }
+              return { pending };
+            })
+          ).pending
+        : await both();
     const statuses = [byFirst.status, bySecond.status].sort();
     expect(statuses).toEqual([200, 400]);
     const refused = byFirst.status === 400 ? byFirst : bySecond;

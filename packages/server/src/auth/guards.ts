@@ -33,11 +33,25 @@ export const sessionUserFields = {
   >`coalesce((select array_agg(us.site_id order by us.site_id) from user_sites us where us.user_id = ${users.id}), '{}')`,
 };
 
+// Asked on every API call: built once per database and prepared once per connection (issue 14).
+const prepareSessionUser = (db: Db) =>
+  db
+    .select(sessionUserFields)
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("session_user");
+const sessionUserQueries = new WeakMap<Db, ReturnType<typeof prepareSessionUser>>();
+
 export async function loadSessionUser(
   db: Db,
   id: number,
 ): Promise<(SessionUser & { isActive: boolean }) | null> {
-  const [row] = await db.select(sessionUserFields).from(users).where(eq(users.id, id));
+  let query = sessionUserQueries.get(db);
+  if (!query) {
+    query = prepareSessionUser(db);
+    sessionUserQueries.set(db, query);
+  }
+  const [row] = await query.execute({ id });
   if (!row) return null;
   return {
     id: row.id,

@@ -18,12 +18,15 @@ export const ownDeactivationMessage = "You cannot deactivate your own account";
 export const lastAdminMessage = "At least one active administrator must remain";
 export const lastAdminDeleteMessage = "The last active administrator cannot be removed";
 
+/** The lock that serialises the last-administrator checks (held to the end of the transaction). */
+export const lastAdminLock = sql`select pg_advisory_xact_lock(hashtextextended('last-active-administrator', 0))`;
+
 /**
  * Whether an active administrator other than `id` remains. One lock serialises these checks, so
  * two administrators demoting each other at the same moment cannot both succeed.
  */
 async function anotherActiveAdmin(tx: Tx, id: number): Promise<boolean> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('last-active-administrator', 0))`);
+  await tx.execute(lastAdminLock);
   const [row] = await tx
     .select({ n: count() })
     .from(users)
