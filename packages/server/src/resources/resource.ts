@@ -33,6 +33,7 @@ import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import { type Access, type SessionUser, userName } from "../auth/guards";
 import type { Db, Tx } from "../db/client";
 import type { Deps } from "../deps";
+import { cellText, parseCsvColumns, sendCsv } from "../http/csv";
 import { databaseError, type UniqueOverride } from "../http/database-errors";
 import { send } from "../http/envelope";
 import { conflict, notFound, validationError } from "../http/errors";
@@ -73,12 +74,19 @@ export type Format = {
 /** One sort key: a column or expression, or several compared in turn (`order by a, b`, as an index holds them). */
 export type SortKey = PgColumn | SQL | SQL.Aliased;
 
+/** Sort expressions that are null exactly when their column is (byName), for the export's keyset. */
+const nullableAs = new WeakMap<SQL, PgColumn>();
+
 /**
  * Names sort in the users' language: ICU's root collation (CLDR) puts "Balázs" before "Balogh" and
  * "Ádám" beside "Adam", where the databases' C collation sorts by byte. PGlite and PostgreSQL 15 both
  * ship "und-x-icu"; the name indexes are built with the same collation, so they serve the order.
  */
-export const byName = (column: PgColumn) => sql`${column} collate "und-x-icu"`;
+export const byName = (column: PgColumn) => {
+  const key = sql`${column} collate "und-x-icu"`;
+  nullableAs.set(key, column);
+  return key;
+};
 
 /**
  * True when an expression reads a table other than `base`. A fragment that names a table itself is a
@@ -148,6 +156,14 @@ export type ResourceDescription<Input extends Row = Row> = {
    * and after (null when created or deleted): keeps derived data such as visit windows in step.
    */
   afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<void>;
+  /**
+   * How a list column reads in a CSV export when it is not its field as it stands (a code's label, a
+   * name of parts), by the web list's column key, from the domain's label functions. Other columns
+   * are the list format's own fields (booleans as Yes/No).
+   */
+  exportText?: Record<string, (row: Row) => string>;
+  /** Tells list rows apart when the table's id does not (studyplans: one row per study, plan or not). */
+  rowKey?: PgColumn;
   /** Unique constraints that need a field or message other than the naming convention gives. */
   unique?: Record<string, UniqueOverride>;
   /** Input fields recorded in the audit trail only as "changed" (passwords). */
@@ -155,6 +171,8 @@ export type ResourceDescription<Input extends Row = Row> = {
 };
 
 const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
+/** Rows an export reads at a time. */
+export const exportBatchSize = 500;
 const maxInt = 2_147_483_647;
 
 /** Zod issues → field errors keyed by dotted path; unknown fields are named one by one. */
@@ -189,6 +207,39 @@ export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
 
 /** A typed term as plain text inside an ILIKE pattern (%, _ and \\ match themselves). */
 export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One key of a keyset order: the sorted expression, and whether it can be null. */
+export type KeysetKey = { key: SQLWrapper; nullable: boolean };
+
+/**
+ * The rows after the one whose keys are `last`, in an order by `keys` in turn, all ascending (nulls
+ * last) or all descending (nulls first), as PostgreSQL sorts them. Keys that are never null compare
+ * as one row value, which an index on them serves as a range; otherwise each key says where its nulls go.
+ */
+export function keysetAfter(keys: KeysetKey[], last: unknown[], descending: boolean): SQL {
+  const values = last.map((value) => value ?? null);
+  const parts = keys.map(({ key }) => (is(key, SQL.Aliased) ? key.sql : key));
+  if (keys.every((k) => !k.nullable) && values.every((value) => value !== null)) {
+    const row = sql`(${sql.join(parts, sql`, `)})`;
+    const at = sql`(${sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    )})`;
+    return descending ? sql`${row} < ${at}` : sql`${row} > ${at}`;
+  }
+  const equal = (key: SQLWrapper, value: unknown) =>
+    value === null ? sql`${key} is null` : sql`${key} = ${value}`;
+  const beyond = (key: SQLWrapper, value: unknown, nullable: boolean) => {
+    if (descending) return value === null ? sql`${key} is not null` : sql`${key} < ${value}`;
+    if (value === null) return undefined;
+    return nullable ? sql`(${key} > ${value} or ${key} is null)` : sql`${key} > ${value}`;
+  };
+  const terms = parts.map((key, i) => {
+    const next = beyond(key, values[i], keys[i].nullable);
+    return next && and(...parts.slice(0, i).map((earlier, j) => equal(earlier, values[j])), next);
+  });
+  return or(...terms) ?? sql`false`;
+}
 
 function changeContext(request: FastifyRequest): ChangeContext {
   const raw = request.headers[changeReasonHeader];
@@ -243,6 +294,10 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     ...Object.fromEntries(
       Object.entries(def.filters ?? {}).map(([key, filter]) => [key, filter.schema.optional()]),
     ),
+  });
+  /** An export takes the list's search, filters, order and format, no paging, and its columns. */
+  const exportQuery = listQuery.omit({ page: true, pagesize: true }).extend({
+    columns: z.string().max(20_000).describe("JSON list of [key, title] pairs").optional(),
   });
   const getQuery = z.strictObject({
     format: z.enum(Object.keys(formats) as [string, ...string[]], { error: "Unknown format" }).optional(),
@@ -317,28 +372,56 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     return row ?? null;
   }
 
+  type ListParams = Record<string, unknown> & {
+    searchTerm?: string;
+    order?: string;
+    direction?: "asc" | "desc";
+    format?: string;
+  };
+
+  /** The rows a list call means: the user's scope, the search and the filters. */
+  function listWhere(q: ListParams, user: SessionUser | null): SQL | undefined {
+    const term = q.searchTerm?.trim();
+    const conditions: (SQL | undefined)[] = [def.scope?.(user)];
+    if (term) conditions.push(or(...def.search.map((column) => ilike(column, `%${escapeLike(term)}%`))));
+    for (const [key, filter] of Object.entries(def.filters ?? {})) {
+      if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
+    }
+    return and(...conditions);
+  }
+
+  /** A list call's order: its sort keys in turn, then id (and the row key), all one direction. */
+  function listOrder(q: ListParams) {
+    const by = [def.sort[q.order ?? defaultSort]].flat() as SQLWrapper[];
+    const descending = (q.direction ?? (q.order ? "asc" : (def.defaultDirection ?? "asc"))) === "desc";
+    // Plain keys in turn (never a row value), then id: the shape an index (…, id) serves.
+    const keys = [...by, table.id, ...(def.rowKey ? [def.rowKey] : [])].filter(
+      (key, i, all) => all.indexOf(key) === i,
+    );
+    return { keys, descending, orderBy: keys.map((key) => (descending ? desc : asc)(key)) };
+  }
+
+  /** Columns an export may name in a format: its own plain fields, and the resource's export texts. */
+  function exportColumns(format: string): Set<string> {
+    const plain = Object.entries(formats[format].fields)
+      .filter(([, field]) => is(field, Column) || is(field, SQL) || is(field, SQL.Aliased))
+      .map(([key]) => key);
+    return new Set([...plain, ...Object.keys(def.exportText ?? {})]);
+  }
+
   return {
     def,
     listQuery,
+    exportQuery,
     getQuery,
     readOne,
 
     async list(query: unknown, user: SessionUser | null, defaultPageSize: number): Promise<ListData<Row>> {
-      const q = parseQuery(listQuery, query) as Record<string, unknown> & z.infer<typeof listQuery>;
+      const q = parseQuery(listQuery, query) as ListParams & z.infer<typeof listQuery>;
       const pageSize = q.pagesize ?? defaultPageSize;
       const format = q.format ?? def.listFormat ?? "view";
-      const term = q.searchTerm?.trim();
-      const conditions: (SQL | undefined)[] = [def.scope?.(user)];
-      if (term) conditions.push(or(...def.search.map((column) => ilike(column, `%${escapeLike(term)}%`))));
-      for (const [key, filter] of Object.entries(def.filters ?? {})) {
-        if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
-      }
-      const where = and(...conditions);
-      const by = [def.sort[q.order ?? defaultSort]].flat() as SQLWrapper[];
-      const direction =
-        (q.direction ?? (q.order ? "asc" : (def.defaultDirection ?? "asc"))) === "desc" ? desc : asc;
-      // Plain keys in turn (never a row value), then id: the shape an index (…, id) serves.
-      const orderBy = [...by, ...(by.includes(table.id) ? [] : [table.id])].map((key) => direction(key));
+      const where = listWhere(q, user);
+      const { keys, orderBy } = listOrder(q);
       const offset = (q.page - 1) * pageSize;
       const shape = formats[format];
       const keepsRows = !shape.joins || shape.joinsKeepRows === true;
@@ -361,7 +444,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       // alone, and only the page's own rows are joined and have their derived values computed.
       let reading: Promise<Row[]>;
       if (keepsRows) {
-        const pageIds = base({ id: table.id }, readsOtherTables([where, by], table))
+        const pageIds = base({ id: table.id }, readsOtherTables([where, keys], table))
           .where(where)
           .orderBy(...orderBy)
           .limit(pageSize + 1)
@@ -383,6 +466,48 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const items = def.expand && rows.length > 0 ? await def.expand(db, rows, format) : rows;
       return { items, pagination: { page: q.page, pageSize, total } };
+    },
+
+    /**
+     * A CSV export of the list (issue 15): every row the list call means, in its order, no paging.
+     * Rows are read in batches after the last one's sort keys (keyset), each batch its own short
+     * query, so no connection or transaction is held while the client reads. Parameters and columns
+     * are checked before anything is sent.
+     */
+    async export(query: unknown, user: SessionUser | null) {
+      const q = parseQuery(exportQuery, query) as ListParams & { columns?: string };
+      const format = q.format ?? def.listFormat ?? "view";
+      const columns = parseCsvColumns(q.columns, exportColumns(format));
+      const where = listWhere(q, user);
+      const { keys, descending, orderBy } = listOrder(q);
+      const shape = formats[format];
+      // A key is never null only when it is a NOT NULL column of the base table that no outer join empties.
+      const keepsRows = !shape.joins || shape.joinsKeepRows === true;
+      const keyset: KeysetKey[] = keys.map((key) => {
+        const column = is(key, Column) ? key : is(key, SQL) ? nullableAs.get(key) : undefined;
+        return { key, nullable: !(column?.notNull && column.table === table && keepsRows) };
+      });
+      const keyFields = Object.fromEntries(
+        keyset.map(({ key }, i) => [`__keyset${i}`, sql`${is(key, SQL.Aliased) ? key.sql : key}`]),
+      );
+      const text = (row: Row, key: string) => def.exportText?.[key]?.(row) ?? cellText(row[key]);
+
+      async function* batches() {
+        let last: unknown[] | null = null;
+        for (;;) {
+          const read = (await select(db, format, { ...shape.fields, ...keyFields })
+            .where(and(where, last ? keysetAfter(keyset, last, descending) : undefined))
+            .orderBy(...orderBy)
+            .limit(exportBatchSize)) as Row[];
+          if (read.length === 0) return;
+          const lastRow = read[read.length - 1];
+          last = keyset.map((_, i) => lastRow[`__keyset${i}`]);
+          const rows = def.expand ? await def.expand(db, read, format) : read;
+          yield rows.map((row) => columns.map((column) => text(row, column.key)));
+          if (read.length < exportBatchSize) return;
+        }
+      }
+      return { header: columns.map((column) => column.title), batches: batches() };
     },
 
     async get(idOrUuid: string, query: unknown, user: SessionUser | null): Promise<Row> {
@@ -497,6 +622,14 @@ export function registerResource<Input extends Row>(
     { config: { access: access.list }, schema: { querystring: service.listQuery, tags } },
     async (request, reply) =>
       send(request, reply, await service.list(request.query, request.user, deps.config.defaultPageSize)),
+  );
+  app.get(
+    `${base}/export`,
+    { config: { access: access.list }, schema: { querystring: service.exportQuery, tags } },
+    async (request, reply) => {
+      const { header, batches } = await service.export(request.query, request.user);
+      return sendCsv(reply, def.name, header, batches);
+    },
   );
   app.get(
     `${base}/:id`,

@@ -64,7 +64,19 @@ export function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-type RequestOptions = { query?: Query; body?: unknown; headers?: Record<string, string>; retry?: boolean };
+type RequestOptions = {
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  retry?: boolean;
+  /** The answer is a file (a CSV export), not an envelope; failures still come as envelopes. */
+  file?: boolean;
+};
+
+/** A file the server sends: its bytes and the name its Content-Disposition suggests. */
+export type Download = { blob: Blob; filename: string | null };
+
+const filenameOf = (disposition: string | null) => disposition?.match(/filename="([^"]+)"/)?.[1] ?? null;
 
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   const url = withQuery(
@@ -96,6 +108,13 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
     if (await session.refresh()) return request<T>(method, path, { ...options, retry: false });
     session.signedOut();
   }
+  if (options.file && response.ok) {
+    const download: Download = {
+      blob: await response.blob(),
+      filename: filenameOf(response.headers.get("content-disposition")),
+    };
+    return download as T;
+  }
   let envelope: Envelope<T> | null = null;
   try {
     envelope = (await response.json()) as Envelope<T>;
@@ -123,6 +142,8 @@ export const api = {
   put: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
     request<T>("put", path, { body, headers }),
   delete: <T>(path: string) => request<T>("delete", path),
+  /** A file download through the session's token (a plain link cannot carry the bearer header). */
+  download: (path: string, query?: Query) => request<Download>("get", path, { query, file: true }),
   /** For calls made before or outside a session (token refresh): no 401 retry. */
   raw: <T>(method: Method, path: string, body?: unknown) => request<T>(method, path, { body, retry: false }),
 };

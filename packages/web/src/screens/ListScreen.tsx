@@ -1,6 +1,17 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { type ListData, pageCount, searchDebounceMs } from "@trialdesk/domain";
-import { ArrowDown, ArrowUp, ArrowUpDown, Eye, Pencil, Plus, RotateCw, Search, Trash2 } from "lucide-react";
+import {
+  ArrowDown,
+  ArrowUp,
+  ArrowUpDown,
+  Download,
+  Eye,
+  Pencil,
+  Plus,
+  RotateCw,
+  Search,
+  Trash2,
+} from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError, api, type Query } from "../api/client";
@@ -178,6 +189,20 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     onSettled: () => setSelected(null),
   });
 
+  // Export CSV (issue 15): every row of the current search, filters and order, not just the page,
+  // under the list's own column titles. The server streams it; the bearer token rules out a plain
+  // link, so the answer is fetched and handed to the browser as a file.
+  const { page: _page, pagesize: _pagesize, ...exportQuery } = query;
+  const exporting = useMutation({
+    mutationFn: () =>
+      api.download(`${resource}/export`, {
+        ...exportQuery,
+        columns: JSON.stringify(columns.map((column) => [column.key, column.title])),
+      }),
+    onSuccess: ({ blob, filename }) => saveFile(blob, filename ?? `${resource}.csv`),
+    onError: (error) => toast({ title: `Can not export: ${error.message}`, variant: "destructive" }),
+  });
+
   const items = list.data?.items ?? [];
   const total = list.data?.pagination.total ?? 0;
   const hasActions = options.view || options.edit || options.remove || Boolean(description.rowActions);
@@ -202,6 +227,17 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
                 onChange={(event) => setSearch(event.target.value)}
               />
             </div>
+          )}
+          {!forbidden && (
+            <Button
+              variant="secondary"
+              onClick={() => exporting.mutate()}
+              disabled={exporting.isPending}
+              aria-busy={exporting.isPending}
+            >
+              {exporting.isPending ? <Spinner /> : <Download aria-hidden="true" className="size-4" />}
+              Export CSV
+            </Button>
           )}
           {options.add && (
             <Button onClick={() => navigate(`/${resource}/create`)}>
@@ -375,6 +411,19 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
       </ConfirmDialog>
     </section>
   );
+}
+
+/** Hands a fetched file to the browser's downloads through a temporary link. */
+function saveFile(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has its own copy once it starts; the URL only has to outlive the click.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 const actionClass =

@@ -1,4 +1,10 @@
-import { type MonitorInput, monitorSchema, normalizeMonitor, validateMonitor } from "@trialdesk/domain";
+import {
+  displayName,
+  type MonitorInput,
+  monitorSchema,
+  normalizeMonitor,
+  validateMonitor,
+} from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { typedPasswordHash } from "../../auth/passwords";
 import { defineResource } from "../resource";
@@ -22,6 +28,8 @@ export const monitorsResource = defineResource<MonitorInput>({
   },
   search: [monitors.email, monitors.firstName, monitors.lastName],
   access: { list: "admin", get: "admin", write: "admin" },
+  // The list's Name column, as for users.
+  exportText: { name: (row) => displayName({ profile: row as { firstName: string; lastName: string } }) },
   formats: {
     view: {
       fields: {

@@ -22,6 +22,10 @@ export const partnersResource = defineResource({
   search: [partners.name, partners.code],
   filters: { cro: flagFilter(partners.cro), sponsor: flagFilter(partners.sponsor) },
   access: { write: "admin" },
+  // The list's Type column: its CRO and Sponsor badges in words.
+  exportText: {
+    type: (row) => [row.cro && "CRO", row.sponsor && "Sponsor"].filter(Boolean).join(", "),
+  },
   formats: {
     view: {
       fields: {

@@ -1,9 +1,12 @@
 import {
   type FieldErrors,
   normalizePatientVisit,
+  optionLabel,
   type PatientVisitInput,
   patientVisitSchema,
+  type VisitStatus,
   validatePatientVisit,
+  visitStatuses,
 } from "@trialdesk/domain";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
@@ -146,6 +149,9 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
     },
   },
   listFormat: "list",
+  exportText: {
+    visitStatus: (row) => optionLabel(visitStatuses, row.visitStatus as VisitStatus),
+  },
   formats: {
     view: {
       fields: {

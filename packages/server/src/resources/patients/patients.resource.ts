@@ -1,9 +1,13 @@
 import {
   activePatientStatus,
   birthDateRule,
+  inactivePatientStatus,
+  isActiveStatus,
   normalizePatient,
+  optionLabel,
   type PatientInput,
   patientSchema,
+  patientStatuses,
   toIsoDate,
   validatePatient,
 } from "@trialdesk/domain";
@@ -248,6 +252,10 @@ export const patientsResource = defineResource<PatientInput>({
     },
     /** The lookup of spec §7; patients.routes.ts turns it into the select format. */
     forSelect: { schema: booleanParam, where: () => undefined },
+  },
+  exportText: {
+    status: (row) =>
+      optionLabel(patientStatuses, isActiveStatus(row.status) ? activePatientStatus : inactivePatientStatus),
   },
   formats: {
     view: {

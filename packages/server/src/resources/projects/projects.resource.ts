@@ -1,7 +1,10 @@
 import {
   type FieldErrors,
   normalizeProject,
+  optionLabel,
+  type Phase,
   type ProjectInput,
+  phases,
   projectInternalCodeOf,
   projectSchema,
   validateProject,
@@ -77,6 +80,7 @@ export const projectsResource = defineResource<ProjectInput>({
   search: [projects.workingName, projects.protocolNr, projects.internalCode],
   // Study setup is written by any signed-in user.
   access: { write: "user" },
+  exportText: { phase: (row) => optionLabel(phases, (row.details as { phase: Phase | null }).phase) },
   formats: {
     view: {
       fields: {

@@ -1,6 +1,7 @@
 import {
   alreadyAssignedMessage,
   normalizeStudyPatient,
+  patientName,
   type StudyPatientInput,
   studyPatientSchema,
   toIsoDate,
@@ -111,6 +112,10 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
       schema: z.enum(["true", "false"], { error: "Must be true or false" }),
       where: (value: "true" | "false") => eq(studyPatients.active, value === "true"),
     },
+  },
+  exportText: {
+    patientName: (row) => patientName(row.lastName as string, row.firstName as string),
+    active: (row) => (row.active === false ? "Closed" : "Active"),
   },
   formats: {
     view: {

@@ -4,6 +4,7 @@ import {
   type StudyplanInput,
   scheduleProblem,
   studyplanSchema,
+  studyplanStatus,
   validateStudyplan,
 } from "@trialdesk/domain";
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
@@ -87,6 +88,13 @@ export const studyplansResource = defineResource<StudyplanInput>({
   // Study setup is written by any signed-in user.
   access: { write: "user" },
   listFormat: "per-study",
+  // The list's rows are studies, with a plan or without.
+  rowKey: studies.id,
+  exportText: {
+    visits: (row) =>
+      `Studyplan: ${row.studyplanVisitCount} visits; Mandatory: ${row.mandatoryStudyplanVisitCount ?? 0} of ${row.mandatoryVisitCount ?? 0} planned`,
+    status: (row) => studyplanStatus(row),
+  },
   formats: {
     view: {
       fields: {

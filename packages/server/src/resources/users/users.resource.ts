@@ -1,4 +1,5 @@
 import {
+  displayName,
   normalizeUser,
   type UserInput,
   userSchema,
@@ -63,6 +64,7 @@ export const usersResource = defineResource<UserInput>({
   },
   search: [users.email, users.firstName, users.lastName],
   access: { list: "admin", get: "admin", write: "admin" },
+  exportText: { name: (row) => displayName(row as { profile: { firstName: string; lastName: string } }) },
   formats: {
     view: {
       fields: {

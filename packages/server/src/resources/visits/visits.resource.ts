@@ -46,6 +46,11 @@ export const visitsResource = defineResource<VisitInput>({
   },
   // Study setup is written by any signed-in user.
   access: { write: "user" },
+  // The list's Type column ("50 Randomisation") and its Mandatory check mark.
+  exportText: {
+    visitTypeId: (row) => `${row.visitTypeId} ${row.visitType ?? ""}`,
+    mandatory: (row) => (row.mandatory === 1 ? "Yes" : "No"),
+  },
   formats: {
     view: {
       fields: {

@@ -3,10 +3,13 @@ import {
   countBound,
   isValidIsoDate,
   maxPageSize,
+  shortDate,
   toIsoDate,
+  visitStateLabel,
   type WorklistData,
   type WorklistRow,
   type WorklistState,
+  windowText,
   worklistHorizonDays,
   worklistStates,
 } from "@trialdesk/domain";
@@ -16,8 +19,9 @@ import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
 import { queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
+import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
-import { escapeLike, parseQuery } from "../resource";
+import { escapeLike, exportBatchSize, keysetAfter, parseQuery } from "../resource";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
@@ -47,6 +51,27 @@ const query = z.strictObject({
   order: z.enum(["windowEnd"]).optional(),
   direction: z.enum(["asc", "desc"]).optional(),
 });
+
+/** The export takes the list's filters, search and order, no paging, and the list's columns. */
+const exportQuery = query.omit({ page: true, pagesize: true }).extend({
+  columns: z.string().max(20_000).describe("JSON list of [key, title] pairs").optional(),
+});
+
+/** The worklist's columns as its screen shows them: a window and dates in words, the state's label. */
+const worklistText: Record<string, (row: WorklistRow) => string> = {
+  patientName: (row) => `${row.patientName} (${row.barcode})`,
+  windowEnd: (row) => windowText(row),
+  expectedDate: (row) => (row.expectedDate ? shortDate(row.expectedDate) : ""),
+  state: (row) => visitStateLabel(row.state),
+  visitDate: (row) =>
+    row.state === "booked" && row.visitDate
+      ? `${shortDate(row.visitDate)}${row.bookedOutsideWindow ? " (outside the planned window)" : ""}`
+      : "",
+};
+const worklistColumns = new Set([
+  ...Object.keys(worklistText),
+  ...["barcode", "screenNr", "studyName", "visitName", "windowStart", "visitStatus"],
+]);
 
 const intArray = (ids: readonly number[]) => `{${ids.map(Number).join(",")}}`;
 
@@ -94,14 +119,13 @@ const widestWindow = sql`(select coalesce(max(e.allowed_days_before + e.allowed_
  * (site, kind, window end), so a page or a count costs what it reads, not what the site holds.
  */
 export function worklistRoutes(app: FastifyInstance, deps: Deps) {
-  app.get("/api/worklist", { schema: { querystring: query, tags: ["worklist"] } }, async (request, reply) => {
-    const user = currentUser(request);
-    const q = parseQuery(query, request.query);
+  type Params = z.infer<typeof exportQuery>;
+
+  /** The worklist a call means: its states' rows (each its own index range), their counts, the order. */
+  function worklistOf(user: SessionUser, q: Params) {
     const asOf = q.asOf ?? toIsoDate(new Date());
     const to = q.to ?? addDays(asOf, worklistHorizonDays);
     const states: WorklistState[] = q.state ? (q.state.split(",") as WorklistState[]) : [...worklistStates];
-    const page = q.page ?? 1;
-    const pageSize = q.pagesize ?? deps.config.defaultPageSize;
     const is = statePredicates(asOf);
     const opensBy = sql`(vs.window_start is null or vs.window_start <= ${to}::date)`;
     // Each state's rows: its rule, the horizon, and bounds the rule implies that the index can use.
@@ -127,18 +151,14 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     const counted = (state: WorklistState) =>
       sql`(select count(*)::int from (select 1 from visit_schedule vs
         where ${rowsOf[state]} and ${common} limit ${countBound + 1}) c) as ${sql.identifier(state)}`;
-    // The page: each asked state's first rows in order, merged.
-    const branches = states.map(
-      (state) => sql`(select vs.id, vs.window_end, ${state}::text as state from visit_schedule vs
-        where ${rowsOf[state]} and ${common}
-        order by ${order("vs")} limit ${page * pageSize})`,
-    );
-    const [countRows, items] = await Promise.all([
-      queryRows<Record<WorklistState, number>>(
-        deps.db,
-        sql`select ${sql.join(worklistStates.map(counted), sql`, `)}`,
-      ),
-      queryRows<WorklistRow>(
+    /** Rows in order: each asked state's first rows (after `after`, if given), merged. */
+    const rows = (limit: number, offset: number, after: SQL = sql`true`) => {
+      const branches = states.map(
+        (state) => sql`(select vs.id, vs.window_end, ${state}::text as state from visit_schedule vs
+          where ${rowsOf[state]} and ${common} and ${after}
+          order by ${order("vs")} limit ${offset + limit})`,
+      );
+      return queryRows<WorklistRow & { keysetWindowEnd: string | null; keysetId: number }>(
         deps.db,
         sql`select vs.study_patient_id || '-' || vs.visit_id as "rowId",
             p.id as "patientId", p.uuid as "patientUuid", p.barcode,
@@ -148,9 +168,9 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
             vs.expected_date::text as "expectedDate", vs.window_start::text as "windowStart",
             vs.window_end::text as "windowEnd", w.state, vs.booked_outside_window as "bookedOutsideWindow",
             pv.id as "patientVisitId", pv.uuid as "patientVisitUuid", vs.visit_date::text as "visitDate",
-            vs.visit_status as "visitStatus"
+            vs.visit_status as "visitStatus", vs.window_end::text as "keysetWindowEnd", vs.id as "keysetId"
           from (select * from (${sql.join(branches, sql` union all `)}) b
-            order by ${order("b")} limit ${pageSize} offset ${(page - 1) * pageSize}) w
+            order by ${order("b")} limit ${limit} offset ${offset}) w
           join visit_schedule vs on vs.id = w.id
           join patients p on p.id = vs.patient_id
           join study_patients sp on sp.id = vs.study_patient_id
@@ -158,13 +178,74 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
           join visits v on v.id = vs.visit_id
           left join patient_visits pv on pv.id = vs.patient_visit_id
           order by ${order("w")}`,
-      ),
+      );
+    };
+    const counts = () =>
+      queryRows<Record<WorklistState, number>>(
+        deps.db,
+        sql`select ${sql.join(worklistStates.map(counted), sql`, `)}`,
+      );
+    return { states, rows, counts, desc };
+  }
+
+  app.get("/api/worklist", { schema: { querystring: query, tags: ["worklist"] } }, async (request, reply) => {
+    const user = currentUser(request);
+    const q = parseQuery(query, request.query);
+    const page = q.page ?? 1;
+    const pageSize = q.pagesize ?? deps.config.defaultPageSize;
+    const worklist = worklistOf(user, q);
+    const [countRows, read] = await Promise.all([
+      worklist.counts(),
+      worklist.rows(pageSize, (page - 1) * pageSize),
     ]);
+    const items: WorklistRow[] = read.map(({ keysetWindowEnd: _, keysetId: __, ...row }) => row);
     const counts = Object.fromEntries(
       worklistStates.map((state) => [state, Number(countRows[0]?.[state] ?? 0)]),
     ) as Record<WorklistState, number>;
-    const total = states.reduce((sum, s) => sum + counts[s], 0);
+    const total = worklist.states.reduce((sum, s) => sum + counts[s], 0);
     const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
     return send(request, reply, data);
   });
+
+  /**
+   * GET /api/worklist/export: the whole worklist the call means as CSV (issue 15), in its order, read
+   * in batches after the last row's window end and id, written as the screen shows the columns.
+   */
+  app.get(
+    "/api/worklist/export",
+    { schema: { querystring: exportQuery, tags: ["worklist"] } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const q = parseQuery(exportQuery, request.query);
+      const columns = parseCsvColumns(q.columns, worklistColumns);
+      const worklist = worklistOf(user, q);
+      const keys = [
+        { key: sql`vs.window_end`, nullable: true },
+        { key: sql`vs.id`, nullable: false },
+      ];
+      async function* batches() {
+        let last: unknown[] | null = null;
+        for (;;) {
+          const read = await worklist.rows(
+            exportBatchSize,
+            0,
+            last ? keysetAfter(keys, last, worklist.desc) : undefined,
+          );
+          if (read.length === 0) return;
+          const end = read[read.length - 1];
+          last = [end.keysetWindowEnd, end.keysetId];
+          yield read.map((row) =>
+            columns.map(({ key }) => worklistText[key]?.(row) ?? cellText(row[key as keyof WorklistRow])),
+          );
+          if (read.length < exportBatchSize) return;
+        }
+      }
+      return sendCsv(
+        reply,
+        "worklist",
+        columns.map((column) => column.title),
+        batches(),
+      );
+    },
+  );
 }
