@@ -258,6 +258,28 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     expect(await search("654")).toEqual(["Zoé"]);
     expect(await search("600 8000")).toEqual(["Ádám"]);
     expect(await search("50%_")).toEqual([]);
+    // Changing a phone or a name changes what finds the patient, at once (issue 14: the search text
+    // is kept by the database on every write of a patient and its contacts).
+    const changed = await update(
+      adam.uuid,
+      {
+        ...adam,
+        patientDetail: { ...adam.patientDetail, lastName: "Nowak" },
+        contacts: [{ id: null, contactType: "PHONE", value: "+48 22 611 9000", notes: null }],
+      },
+      staff,
+    );
+    expect(changed.status).toBe(200);
+    expect(await search("600 8000")).toEqual([]);
+    expect(await search("611 9000")).toEqual(["Ádám"]);
+    expect(await search("nowak ádám")).toEqual(["Ádám"]);
+    expect(await search("Wiśniewski Ádám")).toEqual([]);
+    const renamed = await update(
+      adam.uuid,
+      { ...changed.body.data, patientDetail: { ...changed.body.data.patientDetail, lastName: "Wiśniewski" } },
+      staff,
+    );
+    expect(renamed.status).toBe(200);
     const byName = await list(`siteId=${site.id}&format=list&order=name&direction=asc`, staff);
     expect(byName.body.data.items.map((r) => r.uuid)).toEqual([zoe.uuid, adam.uuid]);
     const desc = await list(`siteId=${site.id}&format=list&order=name&direction=desc`, staff);
