@@ -76,7 +76,7 @@ export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
 
 /**
  * A new BUD patient (first name Bence) assigned to the demo study, written through the API as the
- * editors would; answers the study's working name.
+ * editors would; answers the study's working name and the assignment's uuid.
  */
 export async function newAssignedPatient(page: Page, lastName: string, screenNr = "S-778") {
   const headers = await adminHeaders(page);
@@ -92,5 +92,5 @@ export async function newAssignedPatient(page: Page, lastName: string, screenNr 
     data: { patientId: patient.id, studyId: study.id, screenNr, active: true },
   });
   expect(assignment.status()).toBe(201);
-  return { studyName: study.workingName as string };
+  return { studyName: study.workingName as string, uuid: (await assignment.json()).data.uuid as string };
 }

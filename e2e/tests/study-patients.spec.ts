@@ -1,4 +1,13 @@
-import { chooseSite, expect, newPatient, type Page, signIn, test, unique } from "./fixtures";
+import {
+  chooseSite,
+  expect,
+  newAssignedPatient,
+  newPatient,
+  type Page,
+  signIn,
+  test,
+  unique,
+} from "./fixtures";
 
 async function choosePatient(page: Page, lastName: string) {
   await page.getByLabel("Patient", { exact: true }).click();
@@ -95,4 +104,31 @@ test("assign a patient to a study, be refused a second active assignment, close 
   await chooseStudy(page, "TD-2025-001_SUB-STUDY");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Study patient created")).toBeVisible();
+});
+
+test("an assignment's history names its study and patient and shows codes as words (issue 15)", async ({
+  page,
+}) => {
+  const lastName = `Történet${unique()}`;
+  await signIn(page, "/");
+  const { studyName, uuid } = await newAssignedPatient(page, lastName);
+  await chooseSite(page, "BUD");
+  await page.goto(`/study-patients/${uuid}/edit`);
+  await expect(page.getByLabel("Screen number")).toHaveValue("S-778");
+  await page.getByRole("switch", { name: "Close" }).click();
+  await page.getByLabel("Close reason").click();
+  await page.getByRole("option", { name: "End of study" }).click();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Study patient updated")).toBeVisible();
+
+  await page.goto(`/study-patients/${uuid}`);
+  const history = page.getByRole("region", { name: "History" });
+  await expect(history.getByText("Status: Active → Closed")).toBeVisible();
+  await expect(history.getByText("Close reason: — → End of study")).toBeVisible();
+  await expect(history.getByText("Closed by: — → Ada Admin")).toBeVisible();
+  await expect(history.getByText(`Study: — → ${studyName}`)).toBeVisible();
+  await expect(
+    history.getByText(new RegExp(`^Patient: — → ${lastName} Bence \\(BUD-\\d+\\)$`)),
+  ).toBeVisible();
+  await expect(history).not.toContainText(/studyId|patientId|EOS/);
 });

@@ -2,6 +2,7 @@ export * from "./constants";
 export * from "./envelope";
 export * from "./ids";
 export * from "./limits";
+export * from "./resources/history";
 export * from "./resources/monitors";
 export * from "./resources/partners";
 export * from "./resources/patient-visits";

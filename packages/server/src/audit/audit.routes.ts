@@ -9,6 +9,7 @@ import { forbidden } from "../http/errors";
 import { parseQuery, type ResourceDescription } from "../resources/resource";
 import { auditTrail } from "./audit";
 import { auditEvents } from "./audit.table";
+import { describeHistory } from "./history";
 
 export const auditQuery = z.strictObject({
   resource: z.string().min(1).max(40),
@@ -49,7 +50,8 @@ async function mayReadHistory(
 }
 
 /**
- * GET /api/audit?resource&uuid → a record's history, newest first, to those who may read the record.
+ * GET /api/audit?resource&uuid → a record's history, newest first, to those who may read the record,
+ * with the records it refers to named (describeHistory).
  * A record one may not see answers an empty history, as an unknown one does (nothing leaks).
  */
 export function auditRoutes(
@@ -62,7 +64,14 @@ export function auditRoutes(
   app.get("/api/audit", { schema: { querystring: auditQuery, tags: ["audit"] } }, async (request, reply) => {
     const query = parseQuery(auditQuery, request.query);
     const def = byName.get(query.resource);
-    const allowed = def ? await mayReadHistory(db, def, query.uuid, currentUser(request)) : false;
-    return send(request, reply, { items: allowed ? await auditTrail(db, query.resource, query.uuid) : [] });
+    const user = currentUser(request);
+    const allowed = def ? await mayReadHistory(db, def, query.uuid, user) : false;
+    if (!allowed) return send(request, reply, { items: [] });
+    const events = await auditTrail(db, query.resource, query.uuid);
+    // Referenced records are named within the reader's own scope of each resource.
+    const items = await describeHistory(db, query.resource, events, (name) =>
+      byName.get(name)?.scope?.(user),
+    );
+    return send(request, reply, { items });
   });
 }

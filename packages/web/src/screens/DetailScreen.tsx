@@ -1,14 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AuditEvent } from "@trialdesk/domain";
-import { format as formatDate } from "date-fns";
 import { ArrowLeft, Pencil } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
-import { ApiError, api } from "../api/client";
+import { api } from "../api/client";
 import { useSession } from "../app/session";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
+import { History } from "./History";
 import type { Row } from "./ListScreen";
 import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
 
@@ -100,72 +99,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
         </div>
       </section>
       {/* Only the signed-in see the audit trail; a public page asks nothing of it. */}
-      {item && user && <History resource={resource} uuid={String(item.uuid)} />}
+      {item && user && <History resource={resource} uuid={String(item.uuid)} rows={rows as DetailRow[]} />}
     </div>
-  );
-}
-
-const actionNames: Record<AuditEvent["action"], string> = {
-  create: "Created",
-  update: "Updated",
-  delete: "Deleted",
-};
-
-const formatValue = (value: unknown) =>
-  value === null || value === undefined || value === ""
-    ? "—"
-    : typeof value === "object"
-      ? JSON.stringify(value)
-      : String(value);
-
-/** The record's audit trail, newest first; hidden where the reader may not see it (public pages). */
-function History({ resource, uuid }: { resource: string; uuid: string }) {
-  const history = useQuery({
-    queryKey: ["audit", resource, uuid],
-    queryFn: () => api.get<{ items: AuditEvent[] }>("audit", { resource, uuid }),
-  });
-  const forbidden = history.error instanceof ApiError && [401, 403].includes(history.error.status);
-  if (forbidden) return null;
-  return (
-    <section aria-labelledby="history-title" className="rounded-lg border border-gray-200 bg-white shadow-sm">
-      <h2
-        id="history-title"
-        className="border-b border-gray-200 px-4 py-3 text-base font-semibold text-gray-900"
-      >
-        History
-      </h2>
-      <div className="p-4 text-sm">
-        {history.isPending ? (
-          <Spinner label="Loading..." />
-        ) : history.error ? (
-          <p className="text-red-700">Can not load the history: {history.error.message}</p>
-        ) : history.data.items.length === 0 ? (
-          <p className="text-gray-600">No changes recorded.</p>
-        ) : (
-          <ol className="flex flex-col gap-3">
-            {history.data.items.map((event) => (
-              <li key={event.id} className="rounded-md border border-gray-100 bg-gray-50 px-3 py-2">
-                <p className="text-gray-900">
-                  <span className="font-medium">{actionNames[event.action]}</span> by{" "}
-                  <span className="font-medium">{event.userName ?? "unknown user"}</span> on{" "}
-                  <time dateTime={event.at}>{formatDate(new Date(event.at), "yyyy-MM-dd HH:mm:ss")}</time>
-                  {event.reason && <span className="text-gray-600"> — {event.reason}</span>}
-                </p>
-                {event.changes.length > 0 && (
-                  <ul className="mt-1 flex flex-col gap-0.5 text-gray-700">
-                    {event.changes.map((change) => (
-                      <li key={change.field}>
-                        <span className="font-medium">{change.field}</span>: {formatValue(change.old)} →{" "}
-                        {formatValue(change.new)}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </li>
-            ))}
-          </ol>
-        )}
-      </div>
-    </section>
   );
 }

@@ -1,0 +1,194 @@
+import { screen, within } from "@testing-library/react";
+import type { HistoryEvent } from "@trialdesk/domain";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Detail as ProjectDetail } from "../resources/projects/project-screens";
+import { Detail as StudyPatientDetail } from "../resources/study-patients/study-patient-screens";
+import { Detail as StudyplanDetail } from "../resources/studyplans/studyplan-screens";
+import { Detail as VisitDetail } from "../resources/visits/visit-screens";
+import { type Call, defaultUser, renderRoutes, signedInAs, stubApi } from "./test-utils";
+
+const event = (changes: HistoryEvent["changes"], reason: string | null = null): HistoryEvent => ({
+  id: 7,
+  at: "2026-03-01T10:20:30Z",
+  userId: 1,
+  userName: "Ada Admin",
+  requestId: "r7",
+  resource: "x",
+  uuid: "x",
+  action: "update",
+  changes,
+  reason,
+});
+
+const assignment = {
+  id: 4,
+  uuid: "sp-4",
+  version: 2,
+  studyId: 2,
+  patientId: 9,
+  active: false,
+  closeReason: "EOS",
+  barcode: "BUD-000009",
+  firstName: "Anna",
+  lastName: "Kovács",
+  studyWorkingName: "TD-2025-001_SUB-STUDY",
+};
+
+const plan = {
+  id: 1,
+  uuid: "stp-1",
+  version: 2,
+  studyId: 1,
+  studyName: "TD-2025-001_NORMAL",
+  calculationMode: "default",
+  schedule: [],
+};
+
+function serve(record: { uuid: string }, path: string, items: HistoryEvent[]) {
+  return (call: Call) => {
+    if (call.path === `/api/${path}/${record.uuid}`) return { data: record };
+    if (call.path === "/api/audit") return { data: { items } };
+    if (call.path === "/api/sites") return { data: { items: [], total: 0 } };
+  };
+}
+
+const historyLines = async () => {
+  const history = (await screen.findByRole("heading", { name: "History" })).closest("section") as HTMLElement;
+  await within(history).findByText("Updated");
+  return within(history)
+    .getAllByRole("listitem")
+    .map((item) => item.textContent ?? "")
+    .filter((text) => !text.startsWith("Updated by")); // the event itself, not one of its changes
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("History", () => {
+  it("labels a study-patient's changes as its detail does: study by name, words for codes, the reason", async () => {
+    stubApi(
+      signedInAs(
+        defaultUser,
+        serve(assignment, "study-patients", [
+          event(
+            [
+              // The server names referenced records; the web shows those names.
+              {
+                field: "studyId",
+                old: 1,
+                new: 2,
+                oldText: "TD-2025-001_NORMAL",
+                newText: "TD-2025-001_SUB-STUDY",
+              },
+              { field: "active", old: true, new: false },
+              { field: "closeReason", old: null, new: "EOS" },
+              { field: "closeDate", old: null, new: "2026-03-01" },
+              { field: "closedBy", old: null, new: 1, oldText: null, newText: "Ada Admin" },
+            ],
+            "Wrong study picked",
+          ),
+        ]),
+      ),
+    );
+    renderRoutes(
+      [{ path: "/study-patients/:itemId", element: <StudyPatientDetail /> }],
+      ["/study-patients/sp-4"],
+    );
+    const lines = await historyLines();
+    expect(lines).toContain("Study: TD-2025-001_NORMAL → TD-2025-001_SUB-STUDY");
+    expect(lines).toContain("Status: Active → Closed");
+    expect(lines).toContain("Close reason: — → End of study");
+    expect(lines).toContain("Close date: — → 2026-03-01");
+    expect(lines).toContain("Closed by: — → Ada Admin");
+    expect(lines.join("\n")).not.toMatch(/studyId|closeReason|EOS|true|false/);
+    expect(screen.getByText("Reason: Wrong study picked")).toBeInTheDocument();
+  });
+
+  it("labels nested keys (details.croId), phases and Yes/No as the project detail does", async () => {
+    const project = {
+      id: 1,
+      uuid: "prj-1",
+      version: 2,
+      workingName: "HEART-FAIL III",
+      details: {},
+      finance: {},
+      settings: {},
+      siteIds: [],
+    };
+    stubApi(
+      signedInAs(
+        defaultUser,
+        serve(project, "projects", [
+          event([
+            {
+              field: "details.croId",
+              old: 1,
+              new: 2,
+              oldText: "Acme Clinical Research",
+              newText: "Nordic Trials",
+            },
+            { field: "details.phase", old: 2, new: 3 },
+            { field: "settings.rescreen", old: false, new: true },
+          ]),
+        ]),
+      ),
+    );
+    renderRoutes([{ path: "/projects/:itemId", element: <ProjectDetail /> }], ["/projects/prj-1"]);
+    const lines = await historyLines();
+    expect(lines).toContain("CRO: Acme Clinical Research → Nordic Trials");
+    expect(lines).toContain("Phase: II → III");
+    expect(lines).toContain("Rescreen: No → Yes");
+    expect(lines.join("\n")).not.toMatch(/details\./);
+  });
+
+  it("shows each changed schedule row on its own line and the calculation mode in words", async () => {
+    const rows = [
+      "V3 Week 4: day 28 → 30, window −2/+2 → −3/+3",
+      "V4 Week 8 added: day 56, window −3/+3",
+      "V5 Follow up removed (day 90, window −7/+7)",
+    ];
+    stubApi(
+      signedInAs(
+        defaultUser,
+        serve(plan, "studyplans", [
+          event([
+            { field: "calculationMode", old: "previous", new: "default" },
+            { field: "schedule", old: [], new: [], lines: rows },
+          ]),
+        ]),
+      ),
+    );
+    renderRoutes(
+      [{ path: "/studyplans/:studyplanUuid", element: <StudyplanDetail /> }],
+      ["/studyplans/stp-1"],
+    );
+    const lines = await historyLines();
+    expect(lines).toContain("Calculation: From the previous visit → From the first visit");
+    for (const row of rows) expect(lines).toContain(row);
+    expect(lines.join("\n")).not.toContain("[");
+  });
+
+  it("shows a value as its detail row does with the event's other values (a visit type's code and name)", async () => {
+    const visit = {
+      id: 5,
+      uuid: "visit-5",
+      version: 2,
+      name: "Week 4",
+      visitTypeId: 60,
+      visitType: "Control",
+    };
+    stubApi(
+      signedInAs(
+        defaultUser,
+        serve(visit, "visits", [
+          event([
+            { field: "visitTypeId", old: 20, new: 60 },
+            { field: "visitType", old: "Screening", new: "Control" },
+          ]),
+        ]),
+      ),
+    );
+    renderRoutes([{ path: "/visits/:itemId", element: <VisitDetail /> }], ["/visits/visit-5"]);
+    // One line: the type's name is no change of its own.
+    expect(await historyLines()).toEqual(["Visit type: 20 Screening → 60 Control"]);
+  });
+});
