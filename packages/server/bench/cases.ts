@@ -1,5 +1,5 @@
 import { verify } from "@node-rs/argon2";
-import { countBound, newUuid } from "@trialdesk/domain";
+import { countBound, newUuid, visitKinds } from "@trialdesk/domain";
 import { patientInput, patientVisitInput } from "../src/seed/factories";
 import type { HttpCall } from "./measure";
 
@@ -223,26 +223,57 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
     },
     // The worklist case is added by bench.ts when the server has GET /api/worklist.
     {
+      // As the screen asks for it: the active site's rows, compact (CompactVisitSummary).
       name: "visit summary, 2,000 × 40",
-      http: { method: "GET", path: `/api/patient-visit-summary/${f.summaryStudyUuid}`, headers: auth },
+      http: {
+        method: "GET",
+        path: `/api/patient-visit-summary/${f.summaryStudyUuid}?siteId=${f.siteId}&compact=true`,
+        headers: auth,
+      },
       raw: async (raw) => {
+        const asOf = new Date().toISOString().slice(0, 10);
         const [columns, patients, cells] = await Promise.all([
-          raw.query("select id, uuid, name, visit_type_id from visits where study_id = $1 order by id", [
-            f.summaryStudyId,
-          ]),
+          // The study's visits in plan order, each with the entry that places it.
           raw.query(
-            `select distinct on (sp.patient_id) sp.patient_id, sp.screen_nr, p.uuid, p.first_name, p.last_name
-             from study_patients sp join patients p on p.id = sp.patient_id where sp.study_id = $1
-             order by sp.patient_id, sp.active desc, sp.id desc`,
+            `select v.id, v.name as "visitName", v.visit_type_id as "visitType", e.sequence,
+               p.days_from_start as "daysFromStart", p.allowed_days_before as "allowedDaysBefore",
+               p.allowed_days_after as "allowedDaysAfter", sp.calculation_mode as "calculationMode"
+             from visits v left join studyplans sp on sp.study_id = v.study_id
+             left join studyplan_schedule_entries e on e.studyplan_id = sp.id and e.from_visit_id = v.id
+             left join studyplan_schedule_entries p on p.studyplan_id = sp.id and p.to_visit_id = v.id
+             where v.study_id = $1 order by e.sequence nulls last, v.id`,
             [f.summaryStudyId],
           ),
           raw.query(
-            "select patient_id, visit_id, visit_date, visit_status from patient_visits where study_id = $1",
-            [f.summaryStudyId],
+            `select a.id, p.uuid, p.barcode, p.first_name, p.last_name, a.screen_nr, a.active
+             from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
+               from study_patients sp where sp.study_id = $1 order by sp.patient_id, sp.active desc, sp.id desc) a
+             join patients p on p.id = a.patient_id where p.recorder_site_id = $2
+             order by a.screen_nr nulls last, p.last_name, p.first_name, p.id`,
+            [f.summaryStudyId, f.siteId],
+          ),
+          // The stored windows, packed per assignment: visit, kind, days from asOf, outside flag.
+          raw.query(
+            `select study_patient_id as id, string_agg(concat(visit_id, ',',
+               array_position('{${visitKinds.join(",")}}'::text[], kind::text) - 1,
+               ',', visit_date - $2::date, ',', expected_date - $2::date,
+               case when booked_outside_window then ',1' end), ';') as cells
+             from visit_schedule where study_id = $1 group by study_patient_id`,
+            [f.summaryStudyId, asOf],
           ),
         ]);
-        // The answer is JSON, as the server's is.
-        return JSON.stringify({ columns, patients, cells }).length;
+        // The answer is JSON, as the server's is: one array per patient.
+        const cellsOf = new Map(cells.map((c) => [c.id, c.cells]));
+        const rows = patients.map((p) => [
+          p.uuid,
+          p.barcode,
+          p.first_name,
+          p.last_name,
+          p.screen_nr,
+          p.active,
+          cellsOf.get(p.id) ?? "",
+        ]);
+        return JSON.stringify({ studyVisits: columns, asOf, rows }).length;
       },
     },
     {

@@ -1,4 +1,4 @@
-import { newUuid, type VisitSummary } from "@trialdesk/domain";
+import { type CompactVisitSummary, decodeVisitSummary, newUuid, type VisitSummary } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../src/db/client";
@@ -191,6 +191,31 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     ]);
   });
 
+  it("answers the screen's compact form (?compact=true), which reads back as the plain answer", async () => {
+    const url = `/api/patient-visit-summary/${study.uuid}?asOf=2025-03-20`;
+    const plain = await t.request<VisitSummary>({ method: "GET", url, session: admin });
+    const compact = await t.request<CompactVisitSummary>({
+      method: "GET",
+      url: `${url}&compact=true`,
+      session: admin,
+    });
+    expect(compact.status).toBe(200);
+    expect(compact.body.data.asOf).toBe("2025-03-20");
+    expect(compact.body.data.rows.map((row) => row[1])).toEqual([
+      patient.a2.barcode,
+      patient.a1.barcode,
+      patient.b1.barcode,
+    ]);
+    expect(decodeVisitSummary(compact.body.data)).toEqual(plain.body.data);
+    // Staff see their own site's rows in this form too.
+    const staff = await t.request<CompactVisitSummary>({
+      method: "GET",
+      url: `${url}&compact=true`,
+      session: staffB,
+    });
+    expect(staff.body.data.rows.map((row) => row[1])).toEqual([patient.b1.barcode]);
+  });
+
   it("shows staff only the patients of their own sites", async () => {
     const a = await summary(staffA);
     expect(a.status).toBe(200);
@@ -276,6 +301,19 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       expect(patientStudyProfiles).toHaveLength(patientCount);
       expect(patientStudyProfiles.every((p) => p.visits.length === visitCount)).toBe(true);
       expect(elapsed).toBeLessThan(1500);
+    });
+
+    it("answers the screen's compact form of it in a fraction of the plain answer's size", async () => {
+      const url = `/api/patient-visit-summary/${big.uuid}?asOf=2025-06-01`;
+      const plain = await t.request<VisitSummary>({ method: "GET", url, session: admin });
+      const compact = await t.request<CompactVisitSummary>({
+        method: "GET",
+        url: `${url}&compact=true`,
+        session: admin,
+      });
+      expect(compact.body.data.rows).toHaveLength(patientCount);
+      expect(decodeVisitSummary(compact.body.data)).toEqual(plain.body.data);
+      expect(JSON.stringify(compact.body).length).toBeLessThan(JSON.stringify(plain.body).length / 4);
     });
   });
 });

@@ -1,5 +1,12 @@
 import type { CalculationMode } from "../constants";
-import { type VisitState, type VisitWindow, windowAround } from "../rules/visit-windows";
+import { addDays } from "../rules/dates";
+import {
+  stateAsOf,
+  type VisitState,
+  type VisitWindow,
+  visitKinds,
+  windowAround,
+} from "../rules/visit-windows";
 
 /** GET patient-visit-summary/{studyUuid} → data: the grid of /visit-summary/{studyUuid}. */
 export type VisitSummaryVisit = {
@@ -52,6 +59,94 @@ export type VisitSummary = {
   studyVisits: VisitSummaryVisit[];
   patientStudyProfiles: VisitSummaryProfile[];
 };
+
+/**
+ * The same grid as the screen fetches it (`?compact=true`; issue 14: 80,000 cells as objects were
+ * 7.5 MB of JSON built in PostgreSQL): one array per patient, its cells packed in one string.
+ */
+export type CompactVisitSummary = {
+  studyVisits: VisitSummaryVisit[];
+  /** The day the states are for; the cells' dates are whole days from it. */
+  asOf: string;
+  rows: VisitSummaryRow[];
+};
+
+/**
+ * One patient: `cells` joins its cells with ";", each `visitId,kind,visitDay,expectedDay` plus `,1` for a
+ * booking outside its window. `kind` is the stored kind's index in `visitKinds`; the days are counted
+ * from `asOf` (negative before it) and empty when there is no date. The day's state follows from the
+ * kind and the window (`stateAsOf`), the window from the expected date and the column (`windowAround`).
+ */
+export type VisitSummaryRow = [
+  patientUuid: string,
+  barcode: string,
+  firstName: string,
+  lastName: string,
+  screenNr: string | null,
+  active: boolean,
+  cells: string,
+];
+
+/**
+ * Reads compact rows back into profiles (cells in column order, as the plain answer has them). The
+ * decoder keeps the dates it has written out, so decoding the rows in view, or all of them, stays cheap.
+ */
+export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVisits" | "asOf">) {
+  const columns = new Map(summary.studyVisits.map((column, index) => [column.id, { column, index }]));
+  const dates = new Map<number, string>();
+  const date = (days: number): string => {
+    let iso = dates.get(days);
+    if (iso === undefined) {
+      iso = addDays(summary.asOf, days);
+      dates.set(days, iso);
+    }
+    return iso;
+  };
+  const cell = (packed: string): VisitSummaryCell => {
+    const [id, kindIndex, visitDays, expectedDays, outside] = packed.split(",");
+    const visitId = Number(id);
+    const kind = visitKinds[Number(kindIndex)];
+    let state: VisitState;
+    if (kind !== "open") state = kind;
+    else if (expectedDays === "")
+      state = stateAsOf({ kind, windowStart: null, windowEnd: null }, summary.asOf);
+    else {
+      // Only open visits depend on the day: their window is the expected day widened by the column's
+      // allowances (windowAround's rule), counted in the answer's days so each date is written once.
+      const placing = columns.get(visitId)?.column;
+      const expected = Number(expectedDays);
+      const windowStart = date(expected - (placing?.allowedDaysBefore ?? 0));
+      const windowEnd = date(expected + (placing?.allowedDaysAfter ?? 0));
+      state = stateAsOf({ kind, windowStart, windowEnd }, summary.asOf);
+    }
+    const value: VisitSummaryCell = { visitId, state };
+    if (visitDays !== "") value.visitDate = date(Number(visitDays));
+    if (expectedDays !== "") value.expectedDate = date(Number(expectedDays));
+    if (outside === "1") value.bookedOutsideWindow = true;
+    return value;
+  };
+  const place = (visitId: number) => columns.get(visitId)?.index ?? Number.MAX_SAFE_INTEGER;
+  return ([patientUuid, barcode, firstName, lastName, screenNr, active, cells]: VisitSummaryRow) => {
+    const visits = cells === "" ? [] : cells.split(";").map(cell);
+    visits.sort((a, b) => place(a.visitId) - place(b.visitId) || a.visitId - b.visitId);
+    const profile: VisitSummaryProfile = {
+      barcode,
+      firstName,
+      lastName,
+      screenNr,
+      patientUuid,
+      active,
+      visits,
+    };
+    return profile;
+  };
+}
+
+/** The plain answer (spec §3) of a compact one. */
+export function decodeVisitSummary(summary: CompactVisitSummary): VisitSummary {
+  const decode = visitSummaryDecoder(summary);
+  return { studyVisits: summary.studyVisits, patientStudyProfiles: summary.rows.map(decode) };
+}
 
 /** The word a cell shows when the patient has no visit date for that visit. */
 export const visitSummaryAvailable = "available";

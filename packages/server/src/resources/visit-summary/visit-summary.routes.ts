@@ -1,10 +1,12 @@
 import {
+  type CompactVisitSummary,
+  decodeVisitSummary,
   isValidIsoDate,
   planColumns,
   toIsoDate,
-  type VisitSummary,
-  type VisitSummaryProfile,
+  type VisitSummaryRow,
   type VisitSummaryVisit,
+  visitKinds,
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -19,11 +21,13 @@ import { parseQuery } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
-import { plansOf, visitStateSql } from "../worklist/visit-schedule";
+import { plansOf } from "../worklist/visit-schedule";
 
 const params = z.object({ studyUuid: z.string().max(80) });
 const query = z.strictObject({
   asOf: z.string().refine(isValidIsoDate, "asOf must be a real date written as yyyy-MM-dd").optional(),
+  /** The screen's form of the answer (CompactVisitSummary); without it the spec's plain one. */
+  compact: z.enum(["true", "false"], { error: "Must be true or false" }).optional(),
   siteId: z.coerce
     .number({ error: "Site must be a number" })
     .int("Site must be a number")
@@ -64,40 +68,73 @@ async function studyVisits(db: Db, studyId: number): Promise<VisitSummaryVisit[]
 }
 
 /**
- * The grid's rows in one query: every patient assigned to the study (active or closed) that the
- * user may see (DESIGN §4: their sites; administrators all; `siteId` narrows to one of them), each
- * with the stored visit windows of that assignment as small JSON cells (no empty fields; the window
- * follows from the expected date and the column) and their state on `asOf`. A
- * patient closed and assigned again is one row, with the active (else the latest) assignment.
+ * The grid's rows, compact (CompactVisitSummary): every patient assigned to the study (active or
+ * closed) that the user may see (DESIGN §4: their sites; administrators all; `siteId` narrows to one of
+ * them). A patient closed and assigned again is one row, with the active (else the latest) assignment.
+ * Its cells are the stored visit windows of that assignment, packed by string_agg: PostgreSQL's JSON of
+ * 80,000 cells took as long as the rest of the call (issue 14). The rows and the study's cells are two
+ * queries run side by side (one grouped pass over the study's cells beats one per patient); cells of
+ * assignments not shown (an earlier one, another site) are left out here.
  */
-function patientStudyProfiles(db: Db, studyId: number, user: SessionUser, asOf: string, siteId?: number) {
+async function patientRows(
+  db: Db,
+  studyId: number,
+  user: SessionUser,
+  asOf: string,
+  siteId?: number,
+): Promise<VisitSummaryRow[]> {
   // Site ids are integers, handed over as one array literal parameter ('{}' matches nothing).
   const siteScope = user.isAdmin
     ? sql``
     : sql`and p.recorder_site_id = any(${`{${user.siteIds.map(Number).join(",")}}`}::int[])`;
   const oneSite = siteId === undefined ? sql`` : sql`and p.recorder_site_id = ${siteId}`;
-  return queryRows<VisitSummaryProfile>(
-    db,
-    sql`select p.uuid as "patientUuid", p.barcode, p.first_name as "firstName", p.last_name as "lastName",
-        a.screen_nr as "screenNr", a.active,
-        coalesce((select json_agg(json_strip_nulls(json_build_object('visitId', vs.visit_id,
-              'visitDate', vs.visit_date, 'expectedDate', vs.expected_date, 'state', ${visitStateSql(asOf)},
-              'bookedOutsideWindow', case when vs.booked_outside_window then true end))
-            order by vs.sequence nulls last, vs.visit_id)
-          from visit_schedule vs where vs.study_patient_id = a.id), '[]'::json) as visits
-      from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
-          from ${studyPatients} sp
-          where sp.study_id = ${studyId}
-          order by sp.patient_id, sp.active desc, sp.id desc) a
-      join ${patients} p on p.id = a.patient_id
-      where true ${siteScope} ${oneSite}
-      order by a.screen_nr nulls last, p.last_name, p.first_name, p.id`,
-  );
+  const kinds = `{${visitKinds.join(",")}}`;
+  const [people, cells] = await Promise.all([
+    queryRows<{
+      id: number;
+      patientUuid: string;
+      barcode: string;
+      firstName: string;
+      lastName: string;
+      screenNr: string | null;
+      active: boolean;
+    }>(
+      db,
+      sql`select a.id, p.uuid as "patientUuid", p.barcode, p.first_name as "firstName",
+          p.last_name as "lastName", a.screen_nr as "screenNr", a.active
+        from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
+            from ${studyPatients} sp
+            where sp.study_id = ${studyId}
+            order by sp.patient_id, sp.active desc, sp.id desc) a
+        join ${patients} p on p.id = a.patient_id
+        where true ${siteScope} ${oneSite}
+        order by a.screen_nr nulls last, p.last_name, p.first_name, p.id`,
+    ),
+    queryRows<{ id: number; cells: string }>(
+      db,
+      sql`select vs.study_patient_id as id, string_agg(concat(vs.visit_id, ',',
+            array_position(${kinds}::text[], vs.kind::text) - 1, ',', vs.visit_date - ${asOf}::date, ',',
+            vs.expected_date - ${asOf}::date, case when vs.booked_outside_window then ',1' end), ';') as cells
+        from visit_schedule vs where vs.study_id = ${studyId}
+        group by vs.study_patient_id`,
+    ),
+  ]);
+  const cellsOf = new Map(cells.map((row) => [row.id, row.cells]));
+  return people.map((p) => [
+    p.patientUuid,
+    p.barcode,
+    p.firstName,
+    p.lastName,
+    p.screenNr,
+    p.active,
+    cellsOf.get(p.id) ?? "",
+  ]);
 }
 
 /**
- * GET /api/patient-visit-summary/{studyUuid}?asOf=&siteId= (spec §2.5, §3, §7): the per-study visit
- * summary grid, each cell with its planned window and state on asOf (default today).
+ * GET /api/patient-visit-summary/{studyUuid}?asOf=&siteId=&compact= (spec §2.5, §3, §7): the per-study
+ * visit summary grid, each cell with its state on asOf (default today); `compact=true` answers the same
+ * as the screen reads it (CompactVisitSummary), else as the spec's objects, decoded here.
  */
 export function visitSummaryRoutes(app: FastifyInstance, deps: Deps) {
   app.get(
@@ -112,12 +149,13 @@ export function visitSummaryRoutes(app: FastifyInstance, deps: Deps) {
         .from(studies)
         .where(eq(studies.uuid, studyUuid));
       if (!study) throw notFound("Study not found");
-      const [columns, profiles] = await Promise.all([
+      const asOf = q.asOf ?? toIsoDate(new Date());
+      const [columns, rows] = await Promise.all([
         studyVisits(deps.db, study.id),
-        patientStudyProfiles(deps.db, study.id, user, q.asOf ?? toIsoDate(new Date()), q.siteId),
+        patientRows(deps.db, study.id, user, asOf, q.siteId),
       ]);
-      const summary: VisitSummary = { studyVisits: columns, patientStudyProfiles: profiles };
-      return send(request, reply, summary);
+      const compact: CompactVisitSummary = { studyVisits: columns, asOf, rows };
+      return send(request, reply, q.compact === "true" ? compact : decodeVisitSummary(compact));
     },
   );
 }

@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { SiteOption, VisitSummary, VisitSummaryCell, VisitSummaryProfile } from "@trialdesk/domain";
+import {
+  type CompactVisitSummary,
+  type SiteOption,
+  type VisitSummary,
+  type VisitSummaryCell,
+  type VisitSummaryProfile,
+  visitKinds,
+} from "@trialdesk/domain";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
@@ -98,6 +105,31 @@ const summary: VisitSummary = {
   ],
 };
 
+/** The day the fixtures' states hold on: Béla's Randomisation is still upcoming, his Screening overdue. */
+const asOf = "2026-01-15";
+const days = (iso: string | undefined) =>
+  iso === undefined ? "" : String((Date.parse(iso) - Date.parse(asOf)) / 86_400_000);
+/** The fixtures as the server sends them to the screen (CompactVisitSummary). */
+function compact(data: VisitSummary): CompactVisitSummary {
+  const kind = (state: VisitSummaryCell["state"]) =>
+    visitKinds.indexOf(state === "due" || state === "overdue" || state === "upcoming" ? "open" : state);
+  const packed = (c: VisitSummaryCell) =>
+    `${c.visitId},${kind(c.state)},${days(c.visitDate)},${days(c.expectedDate)}${c.bookedOutsideWindow ? ",1" : ""}`;
+  return {
+    studyVisits: data.studyVisits,
+    asOf,
+    rows: data.patientStudyProfiles.map((p) => [
+      p.patientUuid,
+      p.barcode,
+      p.firstName,
+      p.lastName,
+      p.screenNr,
+      p.active,
+      p.visits.map(packed).join(";"),
+    ]),
+  };
+}
+
 const routes = [{ path: "/visit-summary/:studyUuid", element: <VisitSummaryScreen /> }].map((route) => ({
   ...route,
   element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider>,
@@ -113,7 +145,7 @@ function answer(data: VisitSummary | null, status = 500) {
     if (call.path === `/api/studies/${otherUuid}`) return { data: other };
     if (call.path.startsWith("/api/patient-visit-summary/"))
       return data
-        ? { data }
+        ? { data: compact(data) }
         : { status, errorMessage: status === 404 ? "Not found" : "Internal server error" };
   });
 }
@@ -295,6 +327,47 @@ describe("VisitSummaryScreen", () => {
     // After the study picker and the overdue toggle, Tab reaches the grid.
     for (let i = 0; i < 3; i++) await userEvent.tab();
     expect(region).toHaveFocus();
+  });
+
+  it("gives cells only to the visit columns in view, and to the next ones when scrolled sideways", async () => {
+    const visits = Array.from({ length: 40 }, (_, i) => ({
+      ...summary.studyVisits[2],
+      id: 100 + i,
+      visitName: `Visit ${i + 1}`,
+    }));
+    answer({
+      studyVisits: visits,
+      patientStudyProfiles: [
+        profile({
+          visits: visits.map((v, i) =>
+            // A date of its own for each visit: 1 January 2025 onwards.
+            cell(v.id, {
+              visitDate: new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10),
+              state: "done",
+            }),
+          ),
+        }),
+      ],
+    });
+    open();
+    const table = await screen.findByRole("table", { name: "Visit summary" });
+    // Every column keeps its header.
+    expect(within(table).getAllByRole("columnheader")).toHaveLength(43);
+    const row = await within(table).findByRole("row", { name: /Kiss Anna/ });
+    const cells = () => within(row).getAllByRole("cell");
+    // 1,000 px of grid: the sticky columns and a handful of visit columns, not forty.
+    expect(cells().length).toBeLessThan(15);
+    expect(cells()[2]).toHaveTextContent("2025-01-01 Done");
+    expect(cells()[2]).toHaveAttribute("aria-colindex", "4");
+    const region = screen.getByRole("region", { name: "Visit summary grid" });
+    // jsdom does not scroll: the scroll area reports the offset a person scrolled to.
+    Object.defineProperty(region, "scrollLeft", { configurable: true, get: () => 30 * 152 });
+    region.dispatchEvent(new Event("scroll"));
+    await waitFor(() => expect(within(row).queryByText("2025-01-01")).toBeNull());
+    // The 31st visit column (the 34th of the grid) is drawn in its place.
+    const visit31 = cells().find((c) => c.getAttribute("aria-colindex") === "34");
+    expect(visit31).toHaveTextContent("2025-01-31 Done");
+    expect(cells().length).toBeLessThan(15);
   });
 
   it("says so when the study has no patients", async () => {

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
+  type CompactVisitSummary,
   cellWindow,
   type ListData,
   lookupPageSizes,
@@ -8,17 +9,18 @@ import {
   type Study,
   shortDate,
   type VisitState,
-  type VisitSummary,
   type VisitSummaryCell,
   type VisitSummaryProfile,
+  type VisitSummaryRow,
   type VisitSummaryVisit,
   visitDayText,
   visitStateLabel,
   visitSummaryAvailable,
+  visitSummaryDecoder,
   visitTypes,
   windowText,
 } from "@trialdesk/domain";
-import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { useActiveSite } from "../../app/site";
@@ -117,7 +119,8 @@ function SiteSummary({ siteId }: { siteId: number }) {
   });
   const summary = useQuery({
     queryKey: ["patient-visit-summary", studyUuid, siteId],
-    queryFn: () => api.get<VisitSummary>(`patient-visit-summary/${studyUuid}`, { siteId }),
+    queryFn: () =>
+      api.get<CompactVisitSummary>(`patient-visit-summary/${studyUuid}`, { siteId, compact: true }),
     enabled: Boolean(studyUuid),
   });
   // Spec §8: a failed summary fetch is logged and gives no message to the user.
@@ -130,8 +133,12 @@ function SiteSummary({ siteId }: { siteId: number }) {
   const notFound = summary.error instanceof ApiError && summary.error.status === 404;
 
   const columns = summary.data?.studyVisits ?? [];
-  const all = summary.data?.patientStudyProfiles ?? [];
-  const profiles = useMemo(() => (onlyOverdue ? all.filter(hasOverdue) : all), [all, onlyOverdue]);
+  const all = summary.data?.rows ?? noRows;
+  const profileOf = useProfiles(summary.data);
+  const rows = useMemo(
+    () => (onlyOverdue ? all.filter((row) => hasOverdue(profileOf(row))) : all),
+    [all, onlyOverdue, profileOf],
+  );
   const title = study.data ? `Visit summary — ${study.data.workingName}` : "Visit summary";
 
   const setOnlyOverdue = (on: boolean) =>
@@ -165,17 +172,39 @@ function SiteSummary({ siteId }: { siteId: number }) {
       {summary.isPending && studyUuid ? (
         <Spinner label="Loading..." />
       ) : (
-        <SummaryGrid columns={columns} profiles={profiles} />
+        <SummaryGrid columns={columns} rows={rows} profileOf={profileOf} />
       )}
       {notFound && <p className="text-sm text-gray-700">Study not found</p>}
       {summary.isSuccess && all.length === 0 && (
         <p className="text-sm text-gray-600">No patients in this study</p>
       )}
-      {summary.isSuccess && all.length > 0 && profiles.length === 0 && (
+      {summary.isSuccess && all.length > 0 && rows.length === 0 && (
         <p className="text-sm text-gray-600">No patient has an overdue visit</p>
       )}
     </section>
   );
+}
+
+const noRows: VisitSummaryRow[] = [];
+
+/**
+ * The compact answer's rows read as profiles when first needed (the rows in view, or all of them for
+ * the overdue filter) and kept: decoding 80,000 cells up front would delay the first rows.
+ */
+function useProfiles(summary: CompactVisitSummary | undefined) {
+  return useMemo(() => {
+    // Without an answer there are no rows to read.
+    const decode = visitSummaryDecoder(summary ?? { studyVisits: [], asOf: "1970-01-01" });
+    const decoded = new WeakMap<VisitSummaryRow, VisitSummaryProfile>();
+    return (row: VisitSummaryRow) => {
+      let profile = decoded.get(row);
+      if (!profile) {
+        profile = decode(row);
+        decoded.set(row, profile);
+      }
+      return profile;
+    };
+  }, [summary]);
 }
 
 /** Every study the user may see, by working name; choosing one opens its summary. */
@@ -231,24 +260,38 @@ function Legend() {
 
 function SummaryGrid({
   columns,
-  profiles,
+  rows,
+  profileOf,
 }: {
   columns: VisitSummaryVisit[];
-  profiles: VisitSummaryProfile[];
+  rows: VisitSummaryRow[];
+  profileOf: (row: VisitSummaryRow) => VisitSummaryProfile;
 }) {
   const sticky = useNarrow() ? narrowColumns : wideColumns;
-  const stickyStyle = (index: number) => ({ left: sticky[index].left, width: sticky[index].width });
+  const stickyWidth = sticky.reduce((sum, c) => sum + c.width, 0);
   const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
-    count: profiles.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 12,
   });
+  // Only the visit columns in view (and two either side) get cells; the others are one spacer each side.
+  const columnVirtualizer = useVirtualizer({
+    horizontal: true,
+    count: columns.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => visitColumnWidth,
+    paddingStart: stickyWidth,
+    overscan: 2,
+  });
   const items = virtualizer.getVirtualItems();
   const before = items.length > 0 ? items[0].start : 0;
   const after = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const width = sticky.reduce((sum, c) => sum + c.width, 0) + columns.length * visitColumnWidth;
+  const visible = columnVirtualizer.getVirtualItems();
+  const firstColumn = visible[0]?.index ?? 0;
+  const lastColumn = visible.at(-1)?.index ?? -1;
+  const width = stickyWidth + columns.length * visitColumnWidth;
   const span = sticky.length + columns.length;
 
   return (
@@ -262,7 +305,7 @@ function SummaryGrid({
     >
       <table
         aria-label="Visit summary"
-        aria-rowcount={profiles.length + 1}
+        aria-rowcount={rows.length + 1}
         aria-colcount={span}
         className="table-fixed border-separate border-spacing-0 text-left text-sm"
         style={{ width }}
@@ -282,7 +325,7 @@ function SummaryGrid({
                 key={c.title}
                 scope="col"
                 className={`${headerCell} z-[3] font-semibold`}
-                style={stickyStyle(index)}
+                style={stickyStyle(sticky, index)}
               >
                 {c.title}
               </th>
@@ -307,33 +350,17 @@ function SummaryGrid({
               <td colSpan={span} style={{ height: before, padding: 0 }} />
             </tr>
           )}
-          {items.map((item) => {
-            const profile = profiles[item.index];
-            return (
-              <tr key={profile.barcode} aria-rowindex={item.index + 2}>
-                <td className={`${stickyCell} text-gray-600`} style={stickyStyle(0)}>
-                  {item.index + 1}
-                </td>
-                <td className={`${stickyCell} truncate`} style={stickyStyle(1)}>
-                  {profile.screenNr ?? ""}
-                </td>
-                <th
-                  scope="row"
-                  className={`${stickyCell} truncate border-r border-r-gray-200 font-medium text-gray-900`}
-                  style={stickyStyle(2)}
-                >
-                  {patientName(profile)}
-                </th>
-                {columns.map((visit) => (
-                  <SummaryCell
-                    key={visit.id}
-                    column={visit}
-                    value={profile.visits.find((v) => v.visitId === visit.id)}
-                  />
-                ))}
-              </tr>
-            );
-          })}
+          {items.map((item) => (
+            <SummaryRow
+              key={rows[item.index][1]}
+              index={item.index}
+              profile={profileOf(rows[item.index])}
+              columns={columns}
+              sticky={sticky}
+              first={firstColumn}
+              last={lastColumn}
+            />
+          ))}
           {after > 0 && (
             // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row is not focusable; it only keeps the rows in view in place
             <tr aria-hidden="true">
@@ -346,14 +373,90 @@ function SummaryGrid({
   );
 }
 
+const stickyStyle = (sticky: FixedColumn[], index: number) => ({
+  left: sticky[index].left,
+  width: sticky[index].width,
+});
+
+/**
+ * One patient's row: the sticky Nr., Screen Nr and Name, then the cells of the visit columns first to
+ * last, the columns outside them each side as one empty spacer. Memoised, so scrolling draws only the
+ * rows and columns that come into view.
+ */
+const SummaryRow = memo(function SummaryRow({
+  index,
+  profile,
+  columns,
+  sticky,
+  first,
+  last,
+}: {
+  index: number;
+  profile: VisitSummaryProfile;
+  columns: VisitSummaryVisit[];
+  sticky: FixedColumn[];
+  first: number;
+  last: number;
+}) {
+  const cells = new Map(profile.visits.map((visit) => [visit.visitId, visit]));
+  return (
+    <tr aria-rowindex={index + 2}>
+      <td aria-colindex={1} className={`${stickyCell} text-gray-600`} style={stickyStyle(sticky, 0)}>
+        {index + 1}
+      </td>
+      <td aria-colindex={2} className={`${stickyCell} truncate`} style={stickyStyle(sticky, 1)}>
+        {profile.screenNr ?? ""}
+      </td>
+      <th
+        aria-colindex={3}
+        scope="row"
+        className={`${stickyCell} truncate border-r border-r-gray-200 font-medium text-gray-900`}
+        style={stickyStyle(sticky, 2)}
+      >
+        {patientName(profile)}
+      </th>
+      {first > 0 && <td aria-hidden="true" colSpan={first} className="p-0" />}
+      {columns.slice(first, last + 1).map((visit, offset) => (
+        <SummaryCell
+          key={visit.id}
+          column={visit}
+          colIndex={sticky.length + first + offset + 1}
+          value={cells.get(visit.id)}
+        />
+      ))}
+      {last < columns.length - 1 && (
+        <td aria-hidden="true" colSpan={columns.length - 1 - last} className="p-0" />
+      )}
+    </tr>
+  );
+});
+
 /**
  * One cell: the visit date, else "available" (spec), on its state's colour; an upcoming visit also
  * shows its expected date. The state is written out for screen readers, colour being only a hint.
  */
-function SummaryCell({ value, column }: { value: VisitSummaryCell | undefined; column: VisitSummaryVisit }) {
-  if (!value) return <td className={`${cell} text-gray-700 italic`}>{visitSummaryAvailable}</td>;
+function SummaryCell({
+  value,
+  column,
+  colIndex,
+}: {
+  value: VisitSummaryCell | undefined;
+  column: VisitSummaryVisit;
+  /** The cell's place among all columns, as some columns are left out while out of view. */
+  colIndex: number;
+}) {
+  if (!value)
+    return (
+      <td aria-colindex={colIndex} className={`${cell} text-gray-700 italic`}>
+        {visitSummaryAvailable}
+      </td>
+    );
   return (
-    <td title={cellTitle(value, column)} className={`${cell} ${visitStateColors[value.state]}`}>
+    <td
+      aria-colindex={colIndex}
+      title={cellTitle(value, column)}
+      className={`${cell} ${visitStateColors[value.state]}`}
+    >
       {value.visitDate ? (
         <span className="tabular-nums">{value.visitDate}</span>
       ) : (
