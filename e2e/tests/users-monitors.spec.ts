@@ -172,6 +172,8 @@ test("a user changes their own password from the user menu", async ({ page }) =>
   await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
 
   await page.goto("/logout");
+  // Leaving before the sign-out finished would keep the session, and /login would then go home.
+  await expect(page.getByText("You have been logged out!")).toBeVisible();
   await signInAs(page, email, "first-password");
   await expect(page.getByRole("alert")).toContainText("Invalid e-mail or password");
   await signInAs(page, email, "second-password");
@@ -187,6 +189,7 @@ test("a deactivated user cannot sign in", async ({ page }) => {
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("User updated")).toBeVisible();
   await page.goto("/logout");
+  await expect(page.getByText("You have been logged out!")).toBeVisible();
   await signInAs(page, email, "leaver-password");
   await expect(page.getByRole("alert")).toContainText("Invalid e-mail or password");
   await expect(page).toHaveURL(/\/login$/);
