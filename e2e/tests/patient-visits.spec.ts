@@ -55,9 +55,9 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(page.getByLabel("Visit time")).toHaveValue("10:30");
   // The result is offered only for a COMPLETED visit.
   await expect(select(page, "Visit result")).toHaveCount(0);
-  await choose(page, "Visit status", "ARRIVED");
+  await choose(page, "Visit status", "Arrived");
   await expect(select(page, "Visit result")).toHaveCount(0);
-  await choose(page, "Visit status", "COMPLETED");
+  await choose(page, "Visit status", "Completed");
   await choose(page, "Visit result", "OK");
   await page.getByLabel("Notes").fill("ECG normal");
   await page.getByRole("button", { name: "Save" }).click();
@@ -73,7 +73,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(row).toContainText(/BUD-\d{6}/);
   await expect(row).toContainText("Week 2");
   await expect(row).toContainText("2026-01-15");
-  await expect(row).toContainText("COMPLETED");
+  await expect(row).toContainText("Completed");
   await row.getByRole("link", { name: /Edit/ }).click();
   await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
   await expect(select(page, "Patient")).toContainText(lastName);
@@ -81,7 +81,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(select(page, "Visit")).toContainText("Week 2");
   await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
   await expect(page.getByLabel("Visit time")).toHaveValue("10:30");
-  await expect(select(page, "Visit status")).toContainText("COMPLETED");
+  await expect(select(page, "Visit status")).toContainText("Completed");
   await expect(select(page, "Visit result")).toContainText("OK");
   await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
 
@@ -91,10 +91,10 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await choosePatient(page, lastName);
   await choose(page, "Study", new RegExp(studyName));
   await select(page, "Visit").click();
-  await expect(page.getByRole("option", { name: /^Week 2(?!\d)/ })).toContainText("2026-01-15 · COMPLETED");
+  await expect(page.getByRole("option", { name: /^Week 2(?!\d)/ })).toContainText("2026-01-15 · Completed");
   await page.getByRole("option", { name: /^Week 2(?!\d)/ }).click();
   await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
-  await expect(select(page, "Visit status")).toContainText("COMPLETED");
+  await expect(select(page, "Visit status")).toContainText("Completed");
   await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
   // The title says what Save will do: update the recorded visit (issue 15, bug 15) …
   await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();

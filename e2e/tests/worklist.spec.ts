@@ -64,7 +64,7 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
   await page.getByLabel("Visit date").fill(today());
   await expect(page.getByText("Outside the planned window")).toBeVisible();
   await select("Visit status").click();
-  await page.getByRole("option", { name: "COMPLETED" }).click();
+  await page.getByRole("option", { name: "Completed" }).click();
   await select("Visit result").click();
   await page.getByRole("option", { name: "OK" }).click();
   await page.getByRole("button", { name: "Save" }).click();
@@ -105,12 +105,12 @@ test("Record visit on a booking opens the booked visit, and completing it inside
   await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
   const select = (label: string) => page.getByRole("combobox", { name: label, exact: true });
   await expect(select("Patient")).toContainText(barcode);
-  await expect(select("Visit status")).toContainText("BOOKED");
+  await expect(select("Visit status")).toContainText("Booked");
   await expect(page.getByLabel("Visit date")).not.toHaveValue("");
   await expect(page.getByText(/^Planned window: /)).toBeVisible();
   await expect(page.getByText("Outside the planned window")).toHaveCount(0);
   await select("Visit status").click();
-  await page.getByRole("option", { name: "COMPLETED" }).click();
+  await page.getByRole("option", { name: "Completed" }).click();
   await page.getByRole("button", { name: "Save" }).click();
 
   await expect(page).toHaveURL(/\/worklist\?state=booked$/);

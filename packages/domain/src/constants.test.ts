@@ -5,6 +5,7 @@ import {
   phases,
   projectStatuses,
   randomisationVisitType,
+  visitStatuses,
   visitTypes,
 } from "./constants";
 
@@ -28,7 +29,14 @@ describe("constants", () => {
       "110 DELAYED",
     ]);
     expect(phases.map((p) => p.label)).toEqual(["I", "II", "III", "IV"]);
-    expect(closeReasons.map((r) => r.label)).toEqual(["CANCELLED", "DIED", "End of study"]);
+    expect(closeReasons.map((r) => r.label)).toEqual(["Cancelled", "Died", "End of study"]);
+    expect(visitStatuses.map((s) => s.label)).toEqual([
+      "Booked",
+      "Cancelled",
+      "No show",
+      "Arrived",
+      "Completed",
+    ]);
   });
 
   it("falls back to the value for an unlisted one and to nothing for no value", () => {

@@ -123,10 +123,10 @@ export const visitResults = [
 export type VisitResult = (typeof visitResults)[number]["value"];
 export const visitResultValues = visitResults.map((r) => r.value) as VisitResult[];
 
-/** Why a study assignment was closed (spec §4: CANCELLED, DIED or EOS (End of study), shown so). */
+/** Why a study assignment was closed (spec §4: CANCELLED, DIED or EOS), shown in words (issue 15). */
 export const closeReasons = [
-  { value: "CANCELLED", label: "CANCELLED" },
-  { value: "DIED", label: "DIED" },
+  { value: "CANCELLED", label: "Cancelled" },
+  { value: "DIED", label: "Died" },
   { value: "EOS", label: "End of study" },
 ] as const;
 export type CloseReason = (typeof closeReasons)[number]["value"];

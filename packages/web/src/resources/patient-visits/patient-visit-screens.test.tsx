@@ -240,10 +240,10 @@ describe("the patient visit editor", () => {
     async () => {
       const calls = renderFields();
       const u = userEvent.setup();
-      await choose(u, "Visit status", "COMPLETED");
-      await choose(u, "Visit result", "FAILED");
+      await choose(u, "Visit status", "Completed");
+      await choose(u, "Visit result", "Failed");
       expect(formData()).toMatchObject({ visitStatus: "COMPLETED", visitResult: "FAILED" });
-      await choose(u, "Visit status", "NO_SHOW");
+      await choose(u, "Visit status", "No show");
       expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
       expect(formData()).toMatchObject({ visitStatus: "NO_SHOW", visitResult: null });
 
@@ -374,7 +374,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () =
         expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Week 2"),
       );
       expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
-      await choose(u, "Visit status", "COMPLETED");
+      await choose(u, "Visit status", "Completed");
       const save = screen.getByRole("button", { name: "Save" });
       await waitFor(() => expect(save).toBeEnabled());
       await u.click(save);

@@ -9,6 +9,7 @@ import {
   newUuid,
   normalizePatientVisit,
   notesMaxLength,
+  optionLabel,
   outsidePlannedWindow,
   type Patient,
   type PatientVisit,
@@ -23,8 +24,8 @@ import {
   type VisitOption,
   type VisitStatus,
   validatePatientVisit,
-  visitResultValues,
-  visitStatusValues,
+  visitResults,
+  visitStatuses,
   windowText,
 } from "@trialdesk/domain";
 import { useEffect, useMemo, useState } from "react";
@@ -61,7 +62,8 @@ const statusColors: Record<VisitStatus, BadgeColor> = {
   NO_SHOW: "red",
 };
 /** Statuses and results read as the spec writes them (BOOKED, NO_SHOW …, PENDING, OK, FAILED). */
-const statusLabel = (status: string | null | undefined) => status ?? "—";
+/** A stored status in words ("NO_SHOW" → "No show"). */
+const statusLabel = (status: VisitStatus | null | undefined) => optionLabel(visitStatuses, status) || "—";
 
 export const VisitStatusBadge = ({ status }: { status: VisitStatus | null | undefined }) =>
   status ? <Badge color={statusColors[status]}>{statusLabel(status)}</Badge> : null;
@@ -163,14 +165,14 @@ const statusField: FieldSpec = {
   label: "Visit status",
   kind: "select",
   placeholder: pleaseSelect,
-  options: visitStatusValues.map((value) => ({ value, label: value })),
+  options: visitStatuses.map(({ value, label }) => ({ value, label })),
 };
 const resultField: FieldSpec = {
   name: "visitResult",
   label: "Visit result",
   kind: "select",
   placeholder: pleaseSelect,
-  options: visitResultValues.map((value) => ({ value, label: value })),
+  options: visitResults.map(({ value, label }) => ({ value, label })),
 };
 const dateField: FieldSpec = { name: "visitDate", label: "Visit date", kind: "date" };
 const notesField: FieldSpec = {
@@ -392,7 +394,7 @@ const detail: DetailDescription<PatientVisitView> = {
     { label: "Visit date", value: (v) => show(v.visitDate) },
     { label: "Visit time", value: (v) => show(v.visitTime) },
     { label: "Visit status", value: (v) => <VisitStatusBadge status={v.visitStatus} /> },
-    { label: "Visit result", value: (v) => show(v.visitResult) },
+    { label: "Visit result", value: (v) => show(optionLabel(visitResults, v.visitResult)) },
     { label: "Notes", value: (v) => show(v.notes) },
   ],
 };

@@ -7,6 +7,7 @@ import {
   lookupPageSizes,
   normalizeStudyPatient,
   notesMaxLength,
+  optionLabel,
   type Patient,
   patientName,
   patientOptionLabel,
@@ -39,14 +40,8 @@ const nameOf = (row: { lastName?: string | null; firstName?: string | null }) =>
 /** The active site's assignments (spec §2.5 columns). */
 type ListRow = StudyPatientListRow & Pick<StudyPatient, "studyWorkingName">;
 
-/** Close reasons in words (issue 15: not codes such as EOS), in the order of spec §4. */
-const closeReasonWords: Record<CloseReason, string> = {
-  CANCELLED: "Cancelled",
-  DIED: "Died",
-  EOS: "End of study",
-};
-const closeReasonText = (reason: string | null | undefined) =>
-  reason ? (closeReasonWords[reason as CloseReason] ?? reason) : null;
+/** A close reason in words (issue 15: not codes such as EOS). */
+const closeReasonText = (reason: CloseReason | null | undefined) => optionLabel(closeReasons, reason) || null;
 
 const listOf = (site: SiteOption): ListDescription<ListRow> => ({
   resource: "study-patients",
@@ -117,7 +112,7 @@ const closeReasonField: FieldSpec = {
   label: "Close reason",
   required: true,
   kind: "select",
-  options: closeReasons.map((r) => ({ value: r.value, label: closeReasonWords[r.value] })),
+  options: closeReasons.map(({ value, label }) => ({ value, label })),
 };
 
 /**
