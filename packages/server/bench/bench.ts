@@ -258,6 +258,18 @@ async function runSize(size: BenchSize) {
       and sequence is not null and kind = '${kind}' order by window_end, id limit ${pageSize})`;
     const worklistSql = `select id from (${["open", "booked", "out-of-window", "unscheduled"].map(kindRows).join(" union all ")}) w
       order by window_end nulls last, id limit ${pageSize}`;
+    // Searched by one patient's barcode (a word that matches few rows): that patient's open rows.
+    const searchedSql = `select id from visit_schedule where patient_id in (select id from patients
+        where search_text ilike '%' || lower($2) || '%') and site_id = $1 and active and sequence is not null
+        and kind not in ('done', 'not-applicable') order by window_end nulls last, id limit ${pageSize}`;
+    const [searched] =
+      scheduled === null
+        ? [undefined]
+        : await raw.query(
+            `select p.barcode from visit_schedule vs join patients p on p.id = vs.patient_id
+             where vs.site_id = $1 and vs.kind not in ('done', 'not-applicable') order by vs.id limit 1`,
+            [fixtures.siteId],
+          );
     await raw.close();
 
     let draw: DrawFigures | null = null;
@@ -283,22 +295,43 @@ async function runSize(size: BenchSize) {
         chosen({ name: "worklist" }) &&
         (await fetch(base + worklistPath, { headers: auth })).status === 200;
       if (hasWorklist) {
+        const worklistCases = [
+          {
+            call: "worklist of the site, page 1",
+            path: worklistPath,
+            sql: worklistSql,
+            params: [fixtures.siteId],
+          },
+          ...(searched
+            ? [
+                {
+                  call: "worklist searched by a barcode",
+                  path: `${worklistPath}&search=${encodeURIComponent(String(searched.barcode))}`,
+                  sql: searchedSql,
+                  params: [fixtures.siteId, searched.barcode],
+                },
+              ]
+            : []),
+        ];
         // PGlite's folder is the server's now: there the worklist has no floor.
         const floor = own.url ? await openRaw(own.url, own.dataDir) : null;
-        const worklist: Result = { call: "worklist of the site, page 1" } as Result;
-        if (floor) {
-          const run = () => floor.query(worklistSql, [fixtures.siteId]);
-          await measureRaw(run, 4, 1);
-          worklist.rawOne = await measureRaw(run, 1, seconds);
-          worklist.rawMany = await measureRaw(run, 32, seconds);
-          await floor.close();
-        }
-        results.splice(10, 0, worklist);
-        httpCases.splice(10, 0, {
-          name: worklist.call,
-          http: { method: "GET", path: worklistPath, headers: auth },
-          raw: async () => {},
+        worklistCases.forEach((c, i) => {
+          results.splice(10 + i, 0, { call: c.call } as Result);
+          httpCases.splice(10 + i, 0, {
+            name: c.call,
+            http: { method: "GET", path: c.path, headers: auth },
+            raw: async () => {},
+          });
         });
+        for (const c of worklistCases) {
+          if (!floor) break;
+          const result = results.find((r) => r.call === c.call) as Result;
+          const run = () => floor.query(c.sql, c.params);
+          await measureRaw(run, 4, 1);
+          result.rawOne = await measureRaw(run, 1, seconds);
+          result.rawMany = await measureRaw(run, 32, seconds);
+        }
+        await floor?.close();
       }
 
       log(`Trialdesk over HTTP (${seconds} s each, 1 and 32 clients):`);

@@ -22,6 +22,7 @@ import {
   createStudyPatient,
   createStudyplan,
   createVisit,
+  patientInput,
   patientVisitInput,
   studyPatientInput,
   studyplanInput,
@@ -39,7 +40,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
   /** Screening, Week 2, Week 6 */
   let v: number[];
   let planUuid: string;
-  let patientA: { id: number; uuid: string };
+  let patientA: { id: number; uuid: string; barcode: string };
   let assignmentA: { uuid: string; version: number };
 
   const worklist = (session: Session, query: string) =>
@@ -71,7 +72,9 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     });
     expect(plan.status).toBe(201);
     planUuid = plan.body.data.uuid;
-    patientA = await createPatient(db, siteA.id);
+    patientA = await createPatient(db, siteA.id, {
+      patientDetail: { ...patientInput(siteA.id).patientDetail, lastName: "Szigligeti", firstName: "Ede" },
+    });
     const created = await t.request<{ uuid: string; version: number }>({
       method: "POST",
       url: "/api/study-patients",
@@ -113,6 +116,23 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     // A later `to` shows the third visit as upcoming.
     const further = await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&to=2026-05-01`);
     expect(further.body.data.counts.upcoming).toBe(1);
+  });
+
+  it("finds every typed word in the patient, the study or the visit, and nothing for a word that matches none", async () => {
+    const search = async (words: string) =>
+      (await worklist(staffA, `siteId=${siteA.id}&asOf=2026-03-14&search=${encodeURIComponent(words)}`)).body
+        .data;
+    const visitsOf = (data: WorklistData) => data.items.map((row) => row.visitName);
+    expect(visitsOf(await search("szigl"))).toEqual(["Screening", "Week 2"]);
+    expect(visitsOf(await search(patientA.barcode.toLowerCase()))).toEqual(["Screening", "Week 2"]);
+    // Words in turn: the patient's name and the visit's.
+    expect(visitsOf(await search("Ede week"))).toEqual(["Week 2"]);
+    expect(visitsOf(await search("Screening Szigligeti"))).toEqual(["Screening"]);
+    const none = await search("Szigligeti Nobody");
+    expect(none.items).toEqual([]);
+    expect(Object.values(none.counts).every((n) => n === 0)).toBe(true);
+    // A typed % is a character, not a wildcard.
+    expect((await search("%")).items).toEqual([]);
   });
 
   it("takes a recorded visit off the list and moves the windows from it", async () => {

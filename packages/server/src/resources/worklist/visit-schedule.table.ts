@@ -39,6 +39,8 @@ export const visitSchedule = pgTable(
     uniqueIndex("visit_schedule_study_patient_id_visit_id_unique").on(t.studyPatientId, t.visitId),
     oneOf("visit_schedule", "kind", t.kind, visitKinds),
     index("visit_schedule_study_id_idx").on(t.studyId),
+    // A worklist search for a rare name reads its patients' rows (worklist.routes.ts, searchWords).
+    index("visit_schedule_patient_id_idx").on(t.patientId),
     index("visit_schedule_patient_visit_id_idx").on(t.patientVisitId),
     // The worklist: a site's plan visits of active assignments, one range per kind in window-end order,
     // so each state's page and count read only its own rows. Done and not-applicable never enter it.

@@ -1,0 +1,1 @@
+CREATE INDEX "visit_schedule_patient_id_idx" ON "visit_schedule" USING btree ("patient_id");
