@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reuseGraceSeconds } from "../src/auth/refresh-tokens";
 import { queryRows } from "../src/db/client";
 import { createSite, createUser } from "../src/seed/factories";
 import { databaseKinds, startApp, type TestApp } from "./helpers";
@@ -32,6 +33,12 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
     });
   const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
     res.cookies.find((c) => c.name === "trialdesk_refresh")?.value as string;
+  /** Moves a refresh token's rotation into the past (the grace time is on the database's clock). */
+  const rotatedAgo = (cookie: string, seconds: number) =>
+    t.database.db.execute(
+      sql`update refresh_tokens set rotated_at = now() - make_interval(secs => ${seconds})
+        where token_hash = encode(sha256(convert_to(${cookie}, 'UTF8')), 'hex')`,
+    );
 
   it("signs in with the right password: user, tokens and an HttpOnly SameSite=Strict refresh cookie on /api", async () => {
     const user = await createUser(t.database.db, {
@@ -116,15 +123,32 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
     expect(stored).toHaveLength(0);
   });
 
-  it("revokes the whole chain when a rotated refresh token is used again", async () => {
+  it("revokes the whole chain when a rotated refresh token is used again later", async () => {
     const user = await createUser(t.database.db);
     const first = cookieOf(await signIn(user.email, user.password, "10.0.4.1"));
     const second = cookieOf(await refresh(first));
+    await rotatedAgo(first, reuseGraceSeconds + 1);
     const replay = await refresh(first);
     expect(replay.status).toBe(401);
     // The legitimate newest token of that chain is dead too.
     const afterReplay = await refresh(second);
     expect(afterReplay.status).toBe(401);
+  });
+
+  it("keeps two tabs that refresh with the one cookie at once signed in, and a page left mid-refresh", async () => {
+    const user = await createUser(t.database.db);
+    const first = cookieOf(await signIn(user.email, user.password, "10.0.4.2"));
+    const [a, b] = await Promise.all([refresh(first), refresh(first)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(cookieOf(a)).not.toBe(cookieOf(b));
+    // The page that never stored its new cookie presents the rotated one again: still its session.
+    const again = await refresh(first);
+    expect(again.status).toBe(200);
+    for (const next of [a, b, again]) expect((await refresh(cookieOf(next))).status).toBe(200);
+    // Past the grace time the rotated token is a replay: the whole sign-in ends.
+    await rotatedAgo(first, reuseGraceSeconds + 1);
+    expect((await refresh(first)).status).toBe(401);
+    expect((await refresh(cookieOf(again))).status).toBe(401);
   });
 
   it("refuses a refresh after logout", async () => {

@@ -7,6 +7,9 @@ export const refreshCookie = "trialdesk_refresh";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
+/** How long a rotated token still refreshes (a second tab, a page left mid-refresh); decision 136. */
+export const reuseGraceSeconds = 30;
+
 export type RotateResult = { userId: number; token: string } | { reuse: true } | null;
 
 /** Refresh tokens: random, stored hashed, one family per sign-in, rotated on every use (DESIGN §3). */
@@ -27,30 +30,38 @@ export function refreshTokenStore(db: Db, ttlDays: number) {
 
     /**
      * Exchanges a token for a new one of the same family. A token presented after it was rotated
-     * means it leaked (or was replayed): the whole family is revoked.
+     * means it leaked (or was replayed): the whole family is revoked. Except just after its rotation:
+     * two tabs opened at once both refresh with the one cookie, and a page left while its refresh was
+     * under way never stored the new cookie; within reuseGraceSeconds either gets a token of its own.
      */
     async rotate(token: string): Promise<RotateResult> {
       const [row] = await db
-        .select()
+        .select({
+          id: refreshTokens.id,
+          userId: refreshTokens.userId,
+          familyId: refreshTokens.familyId,
+          expiresAt: refreshTokens.expiresAt,
+          revokedAt: refreshTokens.revokedAt,
+          rotatedAt: refreshTokens.rotatedAt,
+          // The database's clock, as for rotated_at itself (several servers may share it).
+          justRotated: sql<boolean>`coalesce(${refreshTokens.rotatedAt} > now() - make_interval(secs => ${reuseGraceSeconds}), false)`,
+        })
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, hashOf(token)));
       if (!row || row.revokedAt) return null;
+      if (row.expiresAt.getTime() <= Date.now()) return null;
+      const successor = async () => ({ userId: row.userId, token: await issue(row.userId, row.familyId) });
       if (row.rotatedAt) {
+        if (row.justRotated) return successor();
         await this.revokeFamily(row.familyId);
         return { reuse: true };
       }
-      if (row.expiresAt.getTime() <= Date.now()) return null;
-      // Only one of two simultaneous uses wins; the other counts as reuse.
-      const claimed = await db
+      // Of two simultaneous uses one claims the token; the other is one within the grace time.
+      await db
         .update(refreshTokens)
         .set({ rotatedAt: sql`now()` })
-        .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt)))
-        .returning({ id: refreshTokens.id });
-      if (claimed.length === 0) {
-        await this.revokeFamily(row.familyId);
-        return { reuse: true };
-      }
-      return { userId: row.userId, token: await issue(row.userId, row.familyId) };
+        .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt)));
+      return successor();
     },
 
     async revokeFamily(familyId: string) {
