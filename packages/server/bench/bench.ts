@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { countBound, worklistHorizonDays } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { loadConfig } from "../src/config";
@@ -256,8 +257,29 @@ async function runSize(size: BenchSize) {
       kind: string,
     ) => `(select id, window_end from visit_schedule where site_id = $1 and active
       and sequence is not null and kind = '${kind}' order by window_end, id limit ${pageSize})`;
-    const worklistSql = `select id from (${["open", "booked", "out-of-window", "unscheduled"].map(kindRows).join(" union all ")}) w
-      order by window_end nulls last, id limit ${pageSize}`;
+    // With the answer's counts per state, each exact up to the lists' bound, as the server gives them.
+    const asOfDay = new Date().toISOString().slice(0, 10);
+    // Open rows' window ends are bounded by the widest window a plan allows, so each count reads a
+    // range of the worklist index, as the server's do.
+    const widest = `(select coalesce(max(allowed_days_before + allowed_days_after), 0) from studyplan_schedule_entries)`;
+    const horizon = `'${asOfDay}'::date + ${worklistHorizonDays}`;
+    const stateRows: Record<string, string> = {
+      overdue: `kind = 'open' and window_end < '${asOfDay}'`,
+      due: `kind = 'open' and window_start <= '${asOfDay}' and window_end between '${asOfDay}' and '${asOfDay}'::date + ${widest}`,
+      upcoming: `kind = 'open' and window_start > '${asOfDay}' and window_start <= ${horizon}
+        and window_end > '${asOfDay}' and window_end <= ${horizon} + ${widest}`,
+      booked: "kind = 'booked'",
+      "out-of-window": "kind = 'out-of-window'",
+      unscheduled: "kind = 'unscheduled'",
+    };
+    const counts = Object.entries(stateRows)
+      .map(
+        ([state, where]) => `(select count(*) from (select 1 from visit_schedule where site_id = $1 and active
+          and sequence is not null and ${where} limit ${countBound + 1}) c) as "${state}"`,
+      )
+      .join(", ");
+    const worklistSql = `select (select array_agg(id) from (select id from (${["open", "booked", "out-of-window", "unscheduled"].map(kindRows).join(" union all ")}) w
+      order by window_end nulls last, id limit ${pageSize}) page) as ids, ${counts}`;
     // Searched by one patient's barcode (a word that matches few rows): that patient's open rows.
     const searchedSql = `select id from visit_schedule where patient_id in (select id from patients
         where search_text ilike '%' || lower($2) || '%') and site_id = $1 and active and sequence is not null
