@@ -1,5 +1,6 @@
 import { act, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useUnsavedChangesGuard } from "../screens/useUnsavedChangesGuard";
 import { activityChannelName, formatClock, formatCountdown, isSessionExpiry } from "./countdown";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
@@ -30,7 +31,12 @@ describe("formatClock", () => {
   });
 });
 
-function startWithTimeout(seconds: number, path = "/") {
+/** A form with unsaved changes, as far as the unsaved-changes guard knows. */
+function UnsavedForm() {
+  return useUnsavedChangesGuard(true).dialog;
+}
+
+function startWithTimeout(seconds: number, path = "/", extra: Parameters<typeof renderApp>[1] = {}) {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   vi.setSystemTime(new Date(2025, 5, 1, 9, 30, 0));
   fakeServer(
@@ -38,7 +44,7 @@ function startWithTimeout(seconds: number, path = "/") {
       "GET /config.json": () => ({ data: { ...demoConfig, inactivityTimeoutSeconds: seconds } }),
     }),
   );
-  return renderApp(path);
+  return renderApp(path, extra);
 }
 const tick = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
@@ -73,11 +79,21 @@ describe("inactivity countdown (spec §4)", () => {
     );
     const warning = screen.getByRole("region", { name: "Inactivity warning" });
     expect(warning).toHaveTextContent("01:00");
+    expect(warning).not.toHaveTextContent("unsaved changes");
     fireEvent.click(screen.getByRole("button", { name: "Stay signed in" }));
     expect(timer).toHaveTextContent("02:00");
     expect(screen.queryByRole("region", { name: "Inactivity warning" })).not.toBeInTheDocument();
     await tick(60_000);
     expect(router.state.location.pathname).toBe("/");
+  });
+
+  it("warns that a form's unsaved changes would be lost", async () => {
+    startWithTimeout(120, "/form", { resourceRoutes: [{ path: "/form", element: <UnsavedForm /> }] });
+    await screen.findByRole("timer");
+    await tick(60_000);
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "You will be signed out in less than a minute because of inactivity. Your unsaved changes on this page will be lost.",
+    );
   });
 
   it("a logout the user chose does not speak of inactivity", async () => {

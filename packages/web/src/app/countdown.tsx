@@ -1,5 +1,5 @@
 import { Clock } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Button } from "../ui/button";
 
@@ -21,6 +21,33 @@ export const sessionExpiredState = { sessionExpired: true } as const;
 export function isSessionExpiry(location: { state?: unknown }): boolean {
   return (location.state as { sessionExpired?: boolean } | null)?.sessionExpired === true;
 }
+
+/**
+ * How many forms on screen hold unsaved changes (each unsaved-changes guard counts itself), so the
+ * inactivity warning can say that they would be lost (issue 15: never lost silently).
+ */
+let unsavedForms = 0;
+const unsavedListeners = new Set<() => void>();
+const tellUnsaved = () => {
+  for (const listener of unsavedListeners) listener();
+};
+/** Counts a form with unsaved changes until the returned function is called. */
+export function holdUnsavedChanges(): () => void {
+  unsavedForms += 1;
+  tellUnsaved();
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    unsavedForms -= 1;
+    tellUnsaved();
+  };
+}
+const subscribeUnsaved = (listener: () => void) => {
+  unsavedListeners.add(listener);
+  return () => unsavedListeners.delete(listener);
+};
+const useUnsavedChangesOnScreen = () => useSyncExternalStore(subscribeUnsaved, () => unsavedForms > 0);
 
 /** Keys and pointers count as activity too, so someone typing a long form is not signed out. */
 const activityEvents = ["keydown", "pointerdown"] as const;
@@ -108,13 +135,17 @@ export function ClockCountdown({ timeoutSeconds }: { timeoutSeconds: number }) {
  * as activity and ends it too.
  */
 function InactivityWarning({ remaining, onStay }: { remaining: number; onStay: () => void }) {
+  const unsaved = useUnsavedChangesOnScreen();
   return (
     <section
       aria-label="Inactivity warning"
       className="fixed top-14 left-1/2 z-50 flex w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 shadow-lg"
     >
       <p>
-        <span role="alert">You will be signed out in less than a minute because of inactivity.</span>{" "}
+        <span role="alert">
+          You will be signed out in less than a minute because of inactivity.
+          {unsaved && " Your unsaved changes on this page will be lost."}
+        </span>{" "}
         <span aria-hidden="true" className="font-semibold tabular-nums">
           {formatCountdown(remaining)}
         </span>

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useBlocker } from "react-router";
-import { isSessionExpiry } from "../app/countdown";
+import { holdUnsavedChanges, isSessionExpiry } from "../app/countdown";
 import { ConfirmDialog } from "../ui/dialog";
 
 /**
@@ -16,6 +16,8 @@ export function useUnsavedChangesGuard(unsaved: boolean) {
     ({ currentLocation, nextLocation }) =>
       pending.current && currentLocation.pathname !== nextLocation.pathname && !isSessionExpiry(nextLocation),
   );
+  // The inactivity warning says that these changes would be lost.
+  useEffect(() => (unsaved ? holdUnsavedChanges() : undefined), [unsaved]);
   useEffect(() => {
     if (!unsaved) return;
     const warn = (event: BeforeUnloadEvent) => {
