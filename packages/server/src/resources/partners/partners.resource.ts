@@ -26,18 +26,4 @@ export const partnersResource = defineResource({
   exportText: {
     type: (row) => [row.cro && "CRO", row.sponsor && "Sponsor"].filter(Boolean).join(", "),
   },
-  formats: {
-    view: {
-      fields: {
-        id: partners.id,
-        uuid: partners.uuid,
-        version: partners.version,
-        name: partners.name,
-        code: partners.code,
-        cro: partners.cro,
-        sponsor: partners.sponsor,
-      },
-    },
-  },
-  unique: { partners_code_unique: { field: "code", message: "Code must be unique" } },
 });

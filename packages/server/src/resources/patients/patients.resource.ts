@@ -1,6 +1,7 @@
 import {
   activePatientStatus,
   birthDateRule,
+  blankToNull,
   inactivePatientStatus,
   isActiveStatus,
   normalizePatient,
@@ -74,10 +75,6 @@ export const patientStudyWorkingName = sql<string | null>`(select s.working_name
   order by sp.start_date desc nulls last, sp.id desc limit 1)`;
 const hasActiveAssignment = sql`exists (select 1 from ${studyPatients} sp
   where sp.patient_id = ${patientIdRef} and sp.active)`;
-
-/** Empty text is stored as nothing. */
-const blankToNull = (value: string | null | undefined) =>
-  value === undefined || value === null || value.trim() === "" ? null : value;
 
 /**
  * Search by name, barcode, SSN and phone: every word must appear in one of them, so "Kiss Anna"

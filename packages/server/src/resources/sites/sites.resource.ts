@@ -37,8 +37,4 @@ export const sitesResource = defineResource({
       },
     },
   },
-  unique: {
-    sites_code_unique: { field: "code", message: "Code must be unique" },
-    sites_barcode_prefix_unique: { field: "barcodePrefix", message: "Barcode prefix must be unique" },
-  },
 });

@@ -1,5 +1,6 @@
 import {
   alreadyAssignedMessage,
+  blankToNull,
   normalizeStudyPatient,
   patientName,
   type StudyPatientInput,
@@ -58,9 +59,6 @@ function studyPatientSearch(term: string): SQL | undefined {
     }),
   );
 }
-
-const blankToNull = (value: string | null | undefined) =>
-  value === undefined || value === null || value.trim() === "" ? null : value.trim();
 
 const id = z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647);
 
@@ -168,11 +166,11 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     return {
       studyId: input.studyId,
       patientId: input.patientId,
-      screenNr: blankToNull(input.screenNr),
-      randomNr: blankToNull(input.randomNr),
+      screenNr: blankToNull(input.screenNr?.trim()),
+      randomNr: blankToNull(input.randomNr?.trim()),
       active,
       startDate: input.startDate ?? null,
-      notes: blankToNull(input.notes),
+      notes: blankToNull(input.notes?.trim()),
       // Who started it is recorded once, by the server.
       ...(existing ? {} : { startedBy: user?.id ?? null }),
       // Closing records who and when (a given close date is kept); reopening clears them.

@@ -43,5 +43,4 @@ export const therapyAreasResource = defineResource({
         query.innerJoin(therapyCategories, eq(therapyCategories.id, therapyAreas.therapyCategoryId)),
     },
   },
-  unique: { therapy_areas_code_unique: { field: "code", message: "Code must be unique" } },
 });

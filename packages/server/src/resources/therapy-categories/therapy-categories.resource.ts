@@ -13,16 +13,4 @@ export const therapyCategoriesResource = defineResource({
   search: [therapyCategories.name, therapyCategories.code],
   // The detail page is public (spec §2.1).
   access: { get: "public", write: "admin" },
-  formats: {
-    view: {
-      fields: {
-        id: therapyCategories.id,
-        uuid: therapyCategories.uuid,
-        version: therapyCategories.version,
-        name: therapyCategories.name,
-        code: therapyCategories.code,
-      },
-    },
-  },
-  unique: { therapy_categories_code_unique: { field: "code", message: "Code must be unique" } },
 });

@@ -38,8 +38,7 @@ async function anotherActiveAdmin(tx: Tx, id: number): Promise<boolean> {
 const isActiveAdmin = (record: Record<string, unknown> | null) =>
   record?.isAdmin === true && record?.isActive === true;
 
-/** A new password (or the first one) is hashed with argon2id; the hash never leaves the server. */
-/** A typed password sets the hash and the change date; an empty one keeps both. */
+/** A typed password sets its argon2id hash and the change date; an empty one keeps both. The hash never leaves the server. */
 async function passwordColumns(password: string | null | undefined) {
   const hash = await typedPasswordHash(password);
   return hash.passwordHash ? { ...hash, lastPasswordChangeDate: sql`now()` } : {};
