@@ -1,15 +1,7 @@
 import { normalizePartner, partnerSchema, validatePartnerForSave } from "@trialdesk/domain";
-import { eq } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
-import { z } from "zod";
-import { defineResource, type Filter } from "../resource";
+import { flagFilter } from "../params";
+import { defineResource } from "../resource";
 import { partners } from "./partners.table";
-
-/** `cro=true` / `sponsor=true` narrow the lookup for the project's CRO and Sponsor selects. */
-const flagFilter = (column: PgColumn): Filter => ({
-  schema: z.enum(["true", "false"], { error: "Must be true or false" }),
-  where: (value: "true" | "false") => eq(column, value === "true"),
-});
 
 export const partnersResource = defineResource({
   name: "partners",

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { notFound, validationError } from "../../http/errors";
+import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
@@ -18,13 +19,10 @@ import { scheduleOfPatient } from "../worklist/visit-schedule";
 import { patientVisitScope } from "./patient-visits.resource";
 import { patientVisits } from "./patient-visits.table";
 
-const id = (message: string) =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
-
 const query = z.strictObject({
   patientVisitUuid: z.string().min(1).max(80).optional(),
-  patientId: id("Patient must be a number").optional(),
-  studyId: id("Study must be a number").optional(),
+  patientId: idParam("Patient must be a number").optional(),
+  studyId: idParam("Study must be a number").optional(),
 });
 
 /** The patient's study when none is named: the most recent active assignment, else the latest one. */

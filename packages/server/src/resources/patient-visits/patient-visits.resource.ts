@@ -10,10 +10,10 @@ import {
 } from "@trialdesk/domain";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
-import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import type { Db, Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
+import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { byName, defineResource } from "../resource";
@@ -62,9 +62,6 @@ const joins = (query: PgSelect) =>
     .innerJoin(patients, eq(patients.id, patientVisits.patientId))
     .innerJoin(studies, eq(studies.id, patientVisits.studyId))
     .innerJoin(visits, eq(visits.id, patientVisits.visitId));
-
-const idParam = (message: string) =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
 
 /**
  * The spec's validator lets everything pass (spec §5); what a visit cannot be stored without is

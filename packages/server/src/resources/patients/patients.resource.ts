@@ -18,6 +18,7 @@ import type { SessionUser } from "../../auth/guards";
 import { loadConfig } from "../../config";
 import type { Db, Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
+import { booleanParam, idParam } from "../params";
 import { projects } from "../projects/projects.table";
 import { byName, defineResource, escapeLike } from "../resource";
 import { sites } from "../sites/sites.table";
@@ -185,8 +186,6 @@ function birthDates() {
   return birthDateRule(toIsoDate(new Date()), minimumPatientAge, maximumPatientAge, 1);
 }
 
-const booleanParam = z.enum(["true", "false"], { error: "Must be true or false" });
-
 /**
  * Patients (spec §2.5, §3, §4; DESIGN §4): the record with its patientDetail part, its own address
  * row and its contacts, all written in one transaction; site-scoped; barcode generated on create.
@@ -218,7 +217,7 @@ export const patientsResource = defineResource<PatientInput>({
     },
     /** The active site's patients; a site that is not the user's gives no rows (scope). */
     siteId: {
-      schema: z.coerce.number({ error: "Site must be a number" }).int().positive().max(2_147_483_647),
+      schema: idParam("Site must be a number"),
       where: (siteId: number) => eq(patients.recorderSiteId, siteId),
     },
     /** Only patients with an active study assignment (the patient selector of spec §4). */

@@ -13,6 +13,7 @@ import { alias, type PgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { conflict, validationError } from "../../http/errors";
+import { flagFilter, idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
@@ -60,7 +61,7 @@ function studyPatientSearch(term: string): SQL | undefined {
   );
 }
 
-const id = z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647);
+const id = idParam();
 
 /**
  * Study-patients (spec §2.5, §3, §4, §5): a patient's assignment to a study, active or closed with a
@@ -106,10 +107,7 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
           sql`(select ${patients.id} from ${patients} where ${patients.recorderSiteId} = ${siteId})`,
         ),
     },
-    active: {
-      schema: z.enum(["true", "false"], { error: "Must be true or false" }),
-      where: (value: "true" | "false") => eq(studyPatients.active, value === "true"),
-    },
+    active: flagFilter(studyPatients.active),
   },
   exportText: {
     patientName: (row) => patientName(row.lastName as string, row.firstName as string),

@@ -1,6 +1,6 @@
 import { normalizeTherapyArea, therapyAreaSchema, validateTherapyArea } from "@trialdesk/domain";
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import { idParam } from "../params";
 import { defineResource } from "../resource";
 import { therapyCategories } from "../therapy-categories/therapy-categories.table";
 import { therapyAreas } from "./therapy-areas.table";
@@ -22,7 +22,7 @@ export const therapyAreasResource = defineResource({
   search: [therapyAreas.name, therapyAreas.code, therapyCategories.name],
   filters: {
     therapyCategoryId: {
-      schema: z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647),
+      schema: idParam(),
       where: (id: number) => eq(therapyAreas.therapyCategoryId, id),
     },
   },

@@ -16,6 +16,7 @@ import { type Db, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { notFound } from "../../http/errors";
+import { booleanParam } from "../params";
 import { patients } from "../patients/patients.table";
 import { parseQuery } from "../resource";
 import { studies } from "../studies/studies.table";
@@ -27,7 +28,7 @@ const params = z.object({ studyUuid: z.string().max(80) });
 const query = z.strictObject({
   asOf: z.string().refine(isValidIsoDate, "asOf must be a real date written as yyyy-MM-dd").optional(),
   /** The screen's form of the answer (CompactVisitSummary); without it the spec's plain one. */
-  compact: z.enum(["true", "false"], { error: "Must be true or false" }).optional(),
+  compact: booleanParam.optional(),
   siteId: z.coerce
     .number({ error: "Site must be a number" })
     .int("Site must be a number")

@@ -7,7 +7,7 @@ import {
   visitTypes,
 } from "@trialdesk/domain";
 import { eq, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
+import { idParam } from "../params";
 import { projects } from "../projects/projects.table";
 import { defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
@@ -40,7 +40,7 @@ export const visitsResource = defineResource<VisitInput>({
   search: [visits.name, studies.workingName],
   filters: {
     studyId: {
-      schema: z.coerce.number({ error: "Must be a number" }).int().positive().max(2_147_483_647),
+      schema: idParam(),
       where: (id: number) => eq(visits.studyId, id),
     },
   },

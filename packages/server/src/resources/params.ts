@@ -1,0 +1,20 @@
+import { eq } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import type { Filter } from "./resource";
+
+/** The largest id the database's integer columns hold. */
+export const maxId = 2_147_483_647;
+
+/** An id in a query string: a positive whole number the database can hold; `message` for anything else. */
+export const idParam = (message = "Must be a number") =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(maxId, message);
+
+/** "true" or "false" in a query string. */
+export const booleanParam = z.enum(["true", "false"], { error: "Must be true or false" });
+
+/** `column=true` / `column=false` on a boolean column. */
+export const flagFilter = (column: PgColumn): Filter => ({
+  schema: booleanParam,
+  where: (value: "true" | "false") => eq(column, value === "true"),
+});
