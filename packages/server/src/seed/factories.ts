@@ -28,14 +28,16 @@ import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
 import { patientVisits } from "../resources/patient-visits/patient-visits.table";
 import { insertPatient } from "../resources/patients/patients.resource";
-import { projectSites, projects } from "../resources/projects/projects.table";
+import { projectSiteLinks } from "../resources/projects/projects.resource";
+import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
 import { studyPatients } from "../resources/study-patients/study-patients.table";
 import { studyplanScheduleEntries, studyplans } from "../resources/studyplans/studyplans.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
-import { userSites, users } from "../resources/users/users.table";
+import { userSiteLinks } from "../resources/users/users.resource";
+import { users } from "../resources/users/users.table";
 import { visits } from "../resources/visits/visits.table";
 import { rebuildVisitSchedules } from "../resources/worklist/visit-schedule";
 
@@ -189,9 +191,7 @@ export async function createUser(db: DbOrTx, options: UserOptions = {}) {
       isActive: options.isActive ?? true,
     })
     .returning();
-  if (options.siteIds?.length) {
-    await db.insert(userSites).values(options.siteIds.map((siteId) => ({ userId: row.id, siteId })));
-  }
+  await userSiteLinks.write(db, row.id, options.siteIds ?? [], false);
   return { ...row, password };
 }
 
@@ -353,9 +353,7 @@ export async function createProject(db: DbOrTx, refs: ProjectRefs, overrides: Pa
       ...input.settings,
     })
     .returning();
-  const siteIds = input.siteIds ?? [];
-  if (siteIds.length > 0)
-    await db.insert(projectSites).values(siteIds.map((siteId) => ({ projectId: row.id, siteId })));
+  await projectSiteLinks.write(db, row.id, input.siteIds ?? [], false);
   return row;
 }
 

@@ -15,6 +15,7 @@ import type { Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { partners } from "../partners/partners.table";
 import { defineResource } from "../resource";
+import { siteLinks } from "../site-links";
 import { sites } from "../sites/sites.table";
 import { therapyAreas } from "../therapy-areas/therapy-areas.table";
 import { projectSites, projects } from "./projects.table";
@@ -61,6 +62,8 @@ async function checkSites(tx: Tx, siteIds: number[]): Promise<FieldErrors> {
   const found = await tx.select({ id: sites.id }).from(sites).where(inArray(sites.id, wanted));
   return found.length === wanted.length ? {} : { siteIds: "A chosen site does not exist" };
 }
+
+export const projectSiteLinks = siteLinks(projectSites, "projectId");
 
 /** Projects (spec §2.5, §3): the record with its details, finance and settings parts, and its sites. */
 export const projectsResource = defineResource<ProjectInput>({
@@ -149,31 +152,15 @@ export const projectsResource = defineResource<ProjectInput>({
     hospitalisation: input.settings.hospitalisation ?? false,
   }),
   writeChildren: async (id, input, { tx }) => {
-    await tx.delete(projectSites).where(eq(projectSites.projectId, id));
-    const siteIds = [...new Set(input.siteIds ?? [])];
-    if (siteIds.length > 0)
-      await tx.insert(projectSites).values(siteIds.map((siteId) => ({ projectId: id, siteId })));
+    await projectSiteLinks.write(tx, id, input.siteIds ?? []);
   },
   expand: async (db, records) => {
     // Only the full record has parts; the option view stays as selected.
     if (!records.some((r) => "finance" in r)) return records;
-    const links = await db
-      .select()
-      .from(projectSites)
-      .where(
-        inArray(
-          projectSites.projectId,
-          records.map((r) => r.id as number),
-        ),
-      );
-    return records.map((record) => {
+    return (await projectSiteLinks.attach(db, records)).map((record) => {
       const finance = record.finance as Record<string, unknown>;
       return {
         ...record,
-        siteIds: links
-          .filter((l) => l.projectId === record.id)
-          .map((l) => l.siteId)
-          .sort((a, b) => a - b),
         // numeric comes back as text; the wire carries a number.
         finance: { ...finance, patientFee: finance.patientFee === null ? null : Number(finance.patientFee) },
       };

@@ -6,16 +6,18 @@ import {
   validateUser,
   withCommonPasswordRule,
 } from "@trialdesk/domain";
-import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, count, eq, ne, sql } from "drizzle-orm";
 import { isCommonPassword, typedPasswordHash } from "../../auth/passwords";
 import type { Tx } from "../../db/client";
 import { conflict, validationError } from "../../http/errors";
 import { defineResource } from "../resource";
+import { siteLinks } from "../site-links";
 import { revokeUserSessions } from "./sessions";
 import { userSites, users } from "./users.table";
 
 export const ownAdminFlagMessage = "You cannot remove your own administrator flag";
 export const ownDeactivationMessage = "You cannot deactivate your own account";
+export const userSiteLinks = siteLinks(userSites, "userId");
 export const lastAdminMessage = "At least one active administrator must remain";
 export const lastAdminDeleteMessage = "The last active administrator cannot be removed";
 
@@ -101,12 +103,7 @@ export const usersResource = defineResource<UserInput>({
     };
   },
   writeChildren: async (id, input, { tx, existing }) => {
-    if (input.siteIds) {
-      await tx.delete(userSites).where(eq(userSites.userId, id));
-      const siteIds = [...new Set(input.siteIds)];
-      if (siteIds.length > 0)
-        await tx.insert(userSites).values(siteIds.map((siteId) => ({ userId: id, siteId })));
-    }
+    if (input.siteIds) await userSiteLinks.write(tx, id, input.siteIds);
     // Deactivation and an administrator's password reset both end every sign-in of the user.
     const passwordReset = existing !== null && typeof input.password === "string" && input.password !== "";
     if (input.isActive === false || passwordReset) await revokeUserSessions(tx, id);
@@ -115,24 +112,7 @@ export const usersResource = defineResource<UserInput>({
     if (isActiveAdmin(existing) && !(await anotherActiveAdmin(tx, id)))
       throw conflict(lastAdminDeleteMessage);
   },
-  expand: async (db, records) => {
-    const links = await db
-      .select()
-      .from(userSites)
-      .where(
-        inArray(
-          userSites.userId,
-          records.map((r) => r.id as number),
-        ),
-      );
-    return records.map((record) => ({
-      ...record,
-      siteIds: links
-        .filter((link) => link.userId === record.id)
-        .map((link) => link.siteId)
-        .sort((a, b) => a - b),
-    }));
-  },
+  expand: (db, records) => userSiteLinks.attach(db, records),
   unique: { users_email_unique: { field: "email", message: "Email is already in use" } },
   secretFields: ["password"],
 });
