@@ -139,6 +139,11 @@ export type ResourceDescription<Input extends Row = Row> = {
   defaultDirection?: "asc" | "desc";
   /** Columns the list's searchTerm matches with ILIKE (each trigram-indexed). */
   search: (PgColumn | SQL)[];
+  /**
+   * Each typed word (up to 5) must appear in one of the search columns, so "Kiss Anna" finds Anna
+   * Kiss; otherwise the whole term must appear in one of them.
+   */
+  searchByWord?: boolean;
   filters?: Record<string, Filter>;
   access?: { list?: Access; get?: Access; write?: Access };
   /** Rows the user may see and change (site-scoped resources); must only use the base table. */
@@ -174,6 +179,8 @@ const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
 /** Rows an export reads at a time. */
 export const exportBatchSize = 500;
 const maxInt = 2_147_483_647;
+/** Words of a search term that count when a resource searches by word. */
+const maxSearchWords = 5;
 
 /** Zod issues → field errors keyed by dotted path; unknown fields are named one by one. */
 export function zodFieldErrors(error: z.ZodError): FieldErrors {
@@ -383,7 +390,14 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
   function listWhere(q: ListParams, user: SessionUser | null): SQL | undefined {
     const term = q.searchTerm?.trim();
     const conditions: (SQL | undefined)[] = [def.scope?.(user)];
-    if (term) conditions.push(or(...def.search.map((column) => ilike(column, `%${escapeLike(term)}%`))));
+    if (term) {
+      const parts = def.searchByWord ? term.split(/\s+/).slice(0, maxSearchWords) : [term];
+      conditions.push(
+        and(
+          ...parts.map((part) => or(...def.search.map((column) => ilike(column, `%${escapeLike(part)}%`)))),
+        ),
+      );
+    }
     for (const [key, filter] of Object.entries(def.filters ?? {})) {
       if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
     }

@@ -8,9 +8,8 @@ import {
   toIsoDate,
   validateStudyPatient,
 } from "@trialdesk/domain";
-import { and, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
-import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { conflict, validationError } from "../../http/errors";
 import { flagFilter, idParam } from "../params";
@@ -18,7 +17,7 @@ import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
-import { byName, defineResource, escapeLike } from "../resource";
+import { byName, defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
 import { keepVisitSchedules } from "../worklist/visit-schedule";
@@ -43,23 +42,6 @@ const startedByUser = alias(users, "started_by_user");
 const closedByUser = alias(users, "closed_by_user");
 const nameOf = (user: { firstName: PgColumn; lastName: PgColumn }) =>
   sql<string | null>`nullif(trim(concat_ws(' ', ${user.firstName}, ${user.lastName})), '')`;
-
-/** Every word must appear in the barcode, the patient's names or the screen or random number. */
-function studyPatientSearch(term: string): SQL | undefined {
-  const words = term.trim().split(/\s+/).filter(Boolean).slice(0, 5);
-  return and(
-    ...words.map((word) => {
-      const pattern = `%${escapeLike(word)}%`;
-      return or(
-        ilike(patients.barcode, pattern),
-        ilike(patients.lastName, pattern),
-        ilike(patients.firstName, pattern),
-        ilike(studyPatients.screenNr, pattern),
-        ilike(studyPatients.randomNr, pattern),
-      );
-    }),
-  );
-}
 
 const id = idParam();
 
@@ -87,13 +69,16 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     startDate: studyPatients.startDate,
     active: studyPatients.active,
   },
-  // Searched by the searchTerm filter below (words over barcode, names, screen and random numbers).
-  search: [],
+  // By word: every word in the barcode, the patient's names or the screen or random number.
+  search: [
+    patients.barcode,
+    patients.lastName,
+    patients.firstName,
+    studyPatients.screenNr,
+    studyPatients.randomNr,
+  ],
+  searchByWord: true,
   filters: {
-    searchTerm: {
-      schema: z.string().max(100, "Search term must be at most 100 characters"),
-      where: (term: string) => studyPatientSearch(term),
-    },
     /** A patient's assignments: the lookup of spec §7 (GET study-patients?pid={patientId}). */
     pid: { schema: id, where: (patientId: number) => eq(studyPatients.patientId, patientId) },
     studyId: { schema: id, where: (studyId: number) => eq(studyPatients.studyId, studyId) },
