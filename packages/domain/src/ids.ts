@@ -1,21 +1,4 @@
-/** Client-generated ids (spec §3): a random version-4 uuid with a per-resource prefix. */
-export const uuidPrefixes = {
-  partners: "prt-",
-  patients: "pt-",
-  "patient-visits": "pv-",
-  projects: "prj-",
-  sites: "site-",
-  studies: "std-",
-  "study-patients": "sp-",
-  studyplans: "stp-",
-  "therapy-areas": "tha-",
-  "therapy-categories": "thc-",
-  visits: "visit-",
-  users: "usr-",
-  monitors: "mon-",
-} as const;
-
-export type ResourceName = keyof typeof uuidPrefixes;
+import { type ResourceName, uuidPrefixes } from "./registry";
 
 const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -2,6 +2,7 @@ export * from "./constants";
 export * from "./envelope";
 export * from "./ids";
 export * from "./limits";
+export * from "./registry";
 export { blankToNull } from "./resources/fields";
 export * from "./resources/history";
 export * from "./resources/monitors";

@@ -10,19 +10,6 @@ export const successToastMs = 2000;
 export const desktopMinWidth = 1024;
 export const versionLabel = "2025.1.0";
 
-/** Lookup page sizes of spec §7 and §9. */
-export const lookupPageSizes = {
-  patients: 100,
-  studies: 100,
-  visits: 100,
-  sites: 250,
-  "therapy-areas": 250,
-  partners: 250,
-  projects: 250,
-  studiesOptionView: 250,
-  "therapy-categories": 1000,
-} as const;
-
 /** The largest page a list call may ask for; lookups need up to 1000. */
 export const maxPageSize = 1000;
 

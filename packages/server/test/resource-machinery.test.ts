@@ -28,7 +28,6 @@ type Input = z.infer<typeof schema>;
 
 const people = defineResource<Input>({
   name: "users",
-  label: "User",
   table: users,
   schema,
   validate: (input): FieldErrors =>

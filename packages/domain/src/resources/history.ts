@@ -1,4 +1,4 @@
-import type { ResourceName } from "../ids";
+import type { ResourceName } from "../registry";
 import type { AuditChange, AuditEvent } from "../session";
 import type { ScheduleEntry } from "./studyplans";
 

@@ -1,3 +1,4 @@
+import { mayAccess, resourceAccess } from "@trialdesk/domain";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -28,7 +29,7 @@ async function mayReadHistory(
   uuid: string,
   user: SessionUser,
 ): Promise<boolean> {
-  if ((def.access?.get ?? "user") === "admin" && !user.isAdmin) throw forbidden();
+  if (!mayAccess(resourceAccess(def.name).get, user)) throw forbidden();
   const scope = def.scope?.(user);
   if (!scope) return true;
   const table = def.table;

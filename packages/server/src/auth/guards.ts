@@ -7,7 +7,9 @@ import { users } from "../resources/users/users.table";
 import type { TokenService } from "./tokens";
 
 /** Who may call a route: anyone, any signed-in user, or administrators only. */
-export type Access = "public" | "user" | "admin";
+export type { Access } from "@trialdesk/domain";
+
+import type { Access } from "@trialdesk/domain";
 
 export type SessionUser = SignedInUser;
 

@@ -8,6 +8,8 @@ import {
   maxPageSize,
   newUuid,
   type ResourceName,
+  resourceAccess,
+  resourceRegistry,
   uuidPrefixes,
 } from "@trialdesk/domain";
 import {
@@ -30,7 +32,7 @@ import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
-import { type Access, type SessionUser, userName } from "../auth/guards";
+import { type SessionUser, userName } from "../auth/guards";
 import type { Db, Tx } from "../db/client";
 import type { Deps } from "../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../http/csv";
@@ -118,10 +120,11 @@ export type Filter = {
 };
 
 export type ResourceDescription<Input extends Row = Row> = {
-  /** The URL segment, the uuid prefix key and the audit trail's resource name. */
+  /**
+   * The URL segment and the audit trail's resource name; its uuid prefix, label, access and menu
+   * place are the domain's resource registry's.
+   */
   name: ResourceName;
-  /** The record's name in messages, e.g. "Therapy category". */
-  label: string;
   table: RecordTable;
   /** The strict zod wire schema from the domain package (shape and types). */
   schema: z.ZodType<Input>;
@@ -145,7 +148,6 @@ export type ResourceDescription<Input extends Row = Row> = {
    */
   searchByWord?: boolean;
   filters?: Record<string, Filter>;
-  access?: { list?: Access; get?: Access; write?: Access };
   /** Rows the user may see and change (site-scoped resources); must only use the base table. */
   scope?: (user: SessionUser | null) => SQL | undefined;
   /** Input → column values; default: the input's fields that are columns of the table. */
@@ -273,6 +275,8 @@ export function defineResource<Input extends Row>(description: ResourceDescripti
 /** The operations of one described resource; routes call them, and so may custom routes. */
 export function resourceService<Input extends Row>(db: Db, def: ResourceDescription<Input>) {
   const table = def.table;
+  /** The record's name in messages, e.g. "Therapy category". */
+  const label: string = resourceRegistry[def.name].label;
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const plainFields = Object.fromEntries(
     Object.entries(columns).filter(([key]) => !bookkeepingColumns.has(key)),
@@ -366,7 +370,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
   }
 
   const mapDbError = (error: unknown): never => {
-    throw databaseError(error, { label: def.label, unique: def.unique }) ?? error;
+    throw databaseError(error, { label, unique: def.unique }) ?? error;
   };
 
   async function lock(tx: Tx, uuid: string, user: SessionUser | null) {
@@ -528,7 +532,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const { format } = parseQuery(getQuery, query);
       const where = whereIdOrUuid(idOrUuid);
       const record = where ? await readOne(db, where, def.scope?.(user), format ?? "view") : null;
-      if (!record) throw notFound(`${def.label} not found`);
+      if (!record) throw notFound(`${label} not found`);
       return record;
     },
 
@@ -570,10 +574,10 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       return db
         .transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
-          if (!locked) throw notFound(`${def.label} not found`);
+          if (!locked) throw notFound(`${label} not found`);
           if (locked.version !== input.version) {
             throw conflict(
-              `This ${def.label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
+              `This ${label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
             );
           }
           const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
@@ -598,7 +602,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       await db
         .transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
-          if (!locked) throw notFound(`${def.label} not found`);
+          if (!locked) throw notFound(`${label} not found`);
           const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
           await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
           await tx.delete(table).where(eq(table.id, locked.id));
@@ -628,7 +632,7 @@ export function registerResource<Input extends Row>(
 ) {
   const service = resourceService(deps.db, def);
   const base = `/api/${def.name}`;
-  const access = { list: "user", get: "user", write: "user", ...def.access } as const;
+  const access = resourceAccess(def.name);
   const tags = [def.name];
 
   app.get(

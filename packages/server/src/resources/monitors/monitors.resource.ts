@@ -16,7 +16,6 @@ import { monitors } from "./monitors.table";
  */
 export const monitorsResource = defineResource<MonitorInput>({
   name: "monitors",
-  label: "Monitor",
   table: monitors,
   schema: monitorSchema,
   normalize: normalizeMonitor,
@@ -27,7 +26,6 @@ export const monitorsResource = defineResource<MonitorInput>({
     name: sql`${monitors.firstName} || ' ' || ${monitors.lastName}`,
   },
   search: [monitors.email, monitors.firstName, monitors.lastName],
-  access: { list: "admin", get: "admin", write: "admin" },
   // The list's Name column, as for users.
   exportText: { name: (row) => displayName({ profile: row as { firstName: string; lastName: string } }) },
   formats: {

@@ -5,7 +5,6 @@ import { partners } from "./partners.table";
 
 export const partnersResource = defineResource({
   name: "partners",
-  label: "Partner",
   table: partners,
   schema: partnerSchema,
   normalize: normalizePartner,
@@ -13,7 +12,6 @@ export const partnersResource = defineResource({
   sort: { id: partners.id, name: partners.name, code: partners.code },
   search: [partners.name, partners.code],
   filters: { cro: flagFilter(partners.cro), sponsor: flagFilter(partners.sponsor) },
-  access: { write: "admin" },
   // The list's Type column: its CRO and Sponsor badges in words.
   exportText: {
     type: (row) => [row.cro && "CRO", row.sponsor && "Sponsor"].filter(Boolean).join(", "),

@@ -105,7 +105,6 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
 /** Patient visits (spec §2.5, §3, §4 Patient visit form): one per patient, study and visit. */
 export const patientVisitsResource = defineResource<PatientVisitInput>({
   name: "patient-visits",
-  label: "Patient visit",
   table: patientVisits,
   schema: patientVisitSchema,
   normalize: normalizePatientVisit,

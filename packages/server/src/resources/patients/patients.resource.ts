@@ -180,7 +180,6 @@ function birthDates() {
  */
 export const patientsResource = defineResource<PatientInput>({
   name: "patients",
-  label: "Patient",
   table: patients,
   schema: patientSchema,
   normalize: normalizePatient,

@@ -68,7 +68,6 @@ export const projectSiteLinks = siteLinks(projectSites, "projectId");
 /** Projects (spec §2.5, §3): the record with its details, finance and settings parts, and its sites. */
 export const projectsResource = defineResource<ProjectInput>({
   name: "projects",
-  label: "Project",
   table: projects,
   schema: projectSchema,
   normalize: normalizeProject,
@@ -82,7 +81,6 @@ export const projectsResource = defineResource<ProjectInput>({
   },
   search: [projects.workingName, projects.protocolNr, projects.internalCode],
   // Study setup is written by any signed-in user.
-  access: { write: "user" },
   exportText: { phase: (row) => optionLabel(phases, (row.details as { phase: Phase | null }).phase) },
   formats: {
     view: {

@@ -14,7 +14,6 @@ import { studies } from "./studies.table";
 /** Studies (spec §2.5, §3): one variant of a project, with its first/last patient dates. */
 export const studiesResource = defineResource<StudyInput>({
   name: "studies",
-  label: "Study",
   table: studies,
   schema: studySchema,
   normalize: normalizeStudy,
@@ -32,7 +31,6 @@ export const studiesResource = defineResource<StudyInput>({
   // The study lookup finds a study by its own or its project's name and code (spec §7).
   search: [studies.workingName, projects.workingName, projects.internalCode],
   // Study setup is written by any signed-in user.
-  access: { write: "user" },
   formats: {
     view: {
       fields: {

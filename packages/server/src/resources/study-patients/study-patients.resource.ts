@@ -52,7 +52,6 @@ const id = idParam();
  */
 export const studyPatientsResource = defineResource<StudyPatientInput>({
   name: "study-patients",
-  label: "Study patient",
   table: studyPatients,
   schema: studyPatientSchema,
   normalize: normalizeStudyPatient,

@@ -73,7 +73,6 @@ async function checkSchedule(tx: Tx, studyId: number, schedule: ScheduleEntry[])
  */
 export const studyplansResource = defineResource<StudyplanInput>({
   name: "studyplans",
-  label: "Studyplan",
   table: studyplans,
   schema: studyplanSchema,
   validate: validateStudyplan,
@@ -86,7 +85,6 @@ export const studyplansResource = defineResource<StudyplanInput>({
   defaultSort: "studyId",
   search: [studies.workingName, projects.protocolNr],
   // Study setup is written by any signed-in user.
-  access: { write: "user" },
   listFormat: "per-study",
   // The list's rows are studies, with a plan or without.
   rowKey: studies.id,

@@ -7,7 +7,6 @@ import { therapyAreas } from "./therapy-areas.table";
 
 export const therapyAreasResource = defineResource({
   name: "therapy-areas",
-  label: "Therapy area",
   table: therapyAreas,
   schema: therapyAreaSchema,
   normalize: normalizeTherapyArea,
@@ -26,8 +25,6 @@ export const therapyAreasResource = defineResource({
       where: (id: number) => eq(therapyAreas.therapyCategoryId, id),
     },
   },
-  // The detail page is public (spec §2.1).
-  access: { get: "public", write: "admin" },
   formats: {
     view: {
       fields: {

@@ -53,7 +53,6 @@ async function passwordColumns(password: string | null | undefined) {
  */
 export const usersResource = defineResource<UserInput>({
   name: "users",
-  label: "User",
   table: users,
   schema: userSchema,
   normalize: normalizeUser,
@@ -64,7 +63,6 @@ export const usersResource = defineResource<UserInput>({
     name: sql`${users.firstName} || ' ' || ${users.lastName}`,
   },
   search: [users.email, users.firstName, users.lastName],
-  access: { list: "admin", get: "admin", write: "admin" },
   exportText: { name: (row) => displayName(row as { profile: { firstName: string; lastName: string } }) },
   formats: {
     view: {

@@ -25,7 +25,6 @@ const mandatoryNumber = sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 e
 /** Visit definitions of a study (spec §2.5, §3); randomisation (type 50) at most once per study. */
 export const visitsResource = defineResource<VisitInput>({
   name: "visits",
-  label: "Visit",
   table: visits,
   schema: visitSchema,
   normalize: normalizeVisit,
@@ -45,7 +44,6 @@ export const visitsResource = defineResource<VisitInput>({
     },
   },
   // Study setup is written by any signed-in user.
-  access: { write: "user" },
   // The list's Type column ("50 Randomisation") and its Mandatory check mark.
   exportText: {
     visitTypeId: (row) => `${row.visitTypeId} ${row.visitType ?? ""}`,
