@@ -10,7 +10,7 @@ import { createStudyPatient } from "./factories";
 
 type StudyKey = "main" | "sub" | "lung";
 
-/** The demo studies by protocol number and variant (see demoStudies in seed.ts). */
+/** The demo studies by protocol number and variant (see demoStudies in demo-data.ts). */
 const studyKeys: Record<StudyKey, [protocolNr: string, variant: string]> = {
   main: ["TD-2025-001", "NORMAL"],
   sub: ["TD-2025-001", "SUB-STUDY"],
