@@ -9,11 +9,12 @@ import { Button } from "../ui/button";
 import { Spinner } from "../ui/spinner";
 import { History } from "./History";
 import type { Row } from "./ListScreen";
-import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
+import { useCanWrite, useGoBack } from "./navigation";
 
 export type DetailRow<T extends Row = Row> = { label: string; value: (item: T) => ReactNode };
 
 export type DetailDescription<T extends Row = Row> = {
+  /** The API and route name; the domain's registry says who may change its records. */
   resource: string;
   title: string;
   /** The rows after Id and Uuid, which are always shown. */
@@ -23,8 +24,6 @@ export type DetailDescription<T extends Row = Row> = {
   uuidLabel?: string;
   /** The read format (spec §7: view unless told otherwise). */
   format?: string;
-  /** Who may edit; the Edit link shows only for them. */
-  writeAccess?: WriteAccess;
   /** The route parameter holding the record's uuid or id, default "itemId". */
   param?: string;
 };
@@ -54,7 +53,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
 
   const item = record.data;
   const goBack = useGoBack(user ? `/${resource}` : "/");
-  const canWrite = useCanWrite(description.writeAccess);
+  const canWrite = useCanWrite(description.resource);
 
   return (
     <div className="flex flex-col gap-4">

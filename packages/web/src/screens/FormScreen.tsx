@@ -9,7 +9,7 @@ import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
-import { useCanWrite, useGoBack, type WriteAccess } from "./navigation";
+import { useCanWrite, useGoBack } from "./navigation";
 import { type FormApi, useFormState } from "./useFormState";
 import { useUnsavedChangesGuard } from "./useUnsavedChangesGuard";
 
@@ -18,6 +18,7 @@ type Data = Record<string, any>;
 
 export type FormDescription<T extends Data> = {
   /** The URL segment, the same as the API resource. */
+  /** The API and route name; the domain's registry says who may change its records. */
   resource: ResourceName;
   /** The record's name in toasts: "{title} created", "{title} updated", "Error saving {title}". */
   title: string;
@@ -40,8 +41,6 @@ export type FormDescription<T extends Data> = {
   invalidBanner?: string;
   /** An error text bar at the top of the form saying why the last save failed (spec §2.5). */
   errorBar?: boolean;
-  /** Who may save; others see the record read-only (default: any signed-in user). */
-  writeAccess?: WriteAccess;
   /** Runs after a successful save, e.g. to refresh what else shows the record (the site selector). */
   onSaved?: (saved: T) => void;
   /** Where a successful save goes instead of the saved record's edit route (e.g. back to the worklist). */
@@ -152,7 +151,7 @@ function RecordForm<T extends Data>({
   const guard = useUnsavedChangesGuard(form.unsaved);
 
   const goBack = useGoBack(`/${resource}`);
-  const canWrite = useCanWrite(description.writeAccess);
+  const canWrite = useCanWrite(description.resource);
 
   const editable = (data: T) => pickEditable(description.empty(), data);
   const knownFields = Array.isArray(description.fields) ? description.fields.map((f) => f.name) : null;

@@ -74,7 +74,8 @@ describe("ListScreen", () => {
 
   it("is read-only for staff when only administrators may change the records", async () => {
     const staff = { ...defaultUser, isAdmin: false };
-    const adminOnly = { ...description, writeAccess: "admin" as const };
+    // Only administrators write therapy categories (the domain's resource registry).
+    const adminOnly = description;
     stubApi(
       signedInAs(staff, () => ({
         data: { items: rows.slice(0, 3), pagination: { page: 1, pageSize: 10, total: 3 } },

@@ -23,7 +23,7 @@ import { Input } from "../ui/input";
 import { Pager } from "../ui/pager";
 import { Spinner } from "../ui/spinner";
 import { TableArea, Td, Th } from "../ui/table";
-import { useCanWrite, type WriteAccess } from "./navigation";
+import { useCanWrite } from "./navigation";
 
 // biome-ignore lint/suspicious/noExplicitAny: list rows are whatever the resource's list call answers
 export type Row = Record<string, any>;
@@ -39,6 +39,7 @@ export type Column<T extends Row = Row> = {
 
 export type ListDescription<T extends Row = Row> = {
   /** The URL segment, the same as the API resource. */
+  /** The API and route name; the domain's registry says who may change its records. */
   resource: string;
   title: string;
   columns: Column<T>[];
@@ -70,8 +71,6 @@ export type ListDescription<T extends Row = Row> = {
   toolbar?: (answer: ListData<T> | undefined) => ReactNode;
   /** Actions of a row beyond view, edit and remove (e.g. a worklist's Record visit). */
   rowActions?: (item: T) => ReactNode;
-  /** Who may add, edit and remove; for others the list is read-only (default: any signed-in user). */
-  writeAccess?: WriteAccess;
 };
 
 const positiveInt = (value: string | null, fallback: number) => {
@@ -92,7 +91,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     routeId = "uuid",
     describe = (item: T) => String(item.name ?? ""),
   } = description;
-  const canWrite = useCanWrite(description.writeAccess);
+  const canWrite = useCanWrite(description.resource);
   const allowed = { add: true, edit: true, view: true, remove: false, ...description.options };
   const options = {
     ...allowed,

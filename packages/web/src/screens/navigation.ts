@@ -1,3 +1,4 @@
+import { mayAccess, type ResourceName, resourceAccess, resourceRegistry } from "@trialdesk/domain";
 import { useLocation, useNavigate } from "react-router";
 import { useSession } from "../app/session";
 
@@ -21,9 +22,12 @@ export function useGoBack(fallback: string): () => void {
  * Who may change a resource's records: any signed-in user, or administrators only (reference data
  * and administration, DESIGN §4). The server enforces the same; the screens only hide what would fail.
  */
-export type WriteAccess = "user" | "admin";
-
-export function useCanWrite(access: WriteAccess = "user"): boolean {
+/**
+ * Whether the signed-in user may change records of a resource: the domain's registry says who may
+ * write each one (the server checks the same rule), so no screen repeats it.
+ */
+export function useCanWrite(resource: string): boolean {
   const { user } = useSession();
-  return !!user && (access === "user" || user.isAdmin);
+  const write = resource in resourceRegistry ? resourceAccess(resource as ResourceName).write : "user";
+  return user !== null && mayAccess(write, user);
 }

@@ -22,7 +22,6 @@ const list: ListDescription<Monitor> = {
     { key: "email", title: "Email", sortable: true },
   ],
   describe: (m) => `${m.firstName} ${m.lastName}`,
-  writeAccess: "admin",
 };
 
 const fields = (isNew: boolean): FieldSpec[] => [
@@ -39,7 +38,6 @@ const form: FormDescription<Partial<MonitorInput>> = {
   empty: emptyMonitor,
   normalize: normalizeMonitor,
   validate: validateMonitor,
-  writeAccess: "admin",
   fields: (state) => (
     <>
       {fields(isNewRecord(state.formData)).map((spec) => (
@@ -52,7 +50,6 @@ const form: FormDescription<Partial<MonitorInput>> = {
 const detail: DetailDescription<Monitor> = {
   resource: "monitors",
   title: "Monitor",
-  writeAccess: "admin",
   idLabel: "ID",
   uuidLabel: "UUID",
   rows: [

@@ -33,7 +33,6 @@ const list: ListDescription<Partner> = {
     { key: "type", title: "Type", format: (partner) => <PartnerType partner={partner} /> },
   ],
   options: { remove: true },
-  writeAccess: "admin",
 };
 
 const form: FormDescription<Partial<PartnerInput>> = {
@@ -42,7 +41,6 @@ const form: FormDescription<Partial<PartnerInput>> = {
   empty: emptyPartner,
   normalize: normalizePartner,
   validate: validatePartner,
-  writeAccess: "admin",
   fields: [
     { name: "name", label: "Name", required: true },
     {
@@ -62,7 +60,6 @@ const detail: DetailDescription<Partner> = {
   resource: "partners",
   title: "Partner",
   idLabel: "ID",
-  writeAccess: "admin",
   rows: [
     { label: "Name", value: (partner) => partner.name },
     { label: "Code", value: (partner) => partner.code },

@@ -32,7 +32,6 @@ const list: ListDescription<Site> = {
     { key: "city", title: "City", sortable: true },
   ],
   options: { remove: true },
-  writeAccess: "admin",
 };
 
 const form: FormDescription<Partial<SiteInput>> = {
@@ -44,7 +43,6 @@ const form: FormDescription<Partial<SiteInput>> = {
   prepare: prepareSiteForSave,
   // The server's checks too, so the hints' minimums show before anything is sent (issue 15).
   validate: validateSiteForSave,
-  writeAccess: "admin",
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "shortName", label: "Short name", required: true },
@@ -66,7 +64,6 @@ const form: FormDescription<Partial<SiteInput>> = {
 const detail: DetailDescription<Site> = {
   resource: "sites",
   title: "Site",
-  writeAccess: "admin",
   rows: [
     { label: "Name", value: (site) => site.name },
     { label: "Short name", value: (site) => site.shortName },

@@ -21,7 +21,6 @@ const list: ListDescription<TherapyArea> = {
     { key: "therapyCategoryName", title: "Category name", sortable: true },
   ],
   options: { remove: true },
-  writeAccess: "admin",
 };
 
 const form: FormDescription<Partial<TherapyAreaInput>> = {
@@ -30,7 +29,6 @@ const form: FormDescription<Partial<TherapyAreaInput>> = {
   empty: emptyTherapyArea,
   normalize: normalizeTherapyArea,
   validate: validateTherapyArea,
-  writeAccess: "admin",
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
@@ -50,7 +48,6 @@ const form: FormDescription<Partial<TherapyAreaInput>> = {
 
 const detail: DetailDescription<TherapyArea> = {
   resource: "therapy-areas",
-  writeAccess: "admin",
   title: "Therapy area",
   idLabel: "ID",
   rows: [

@@ -20,7 +20,6 @@ const list: ListDescription<TherapyCategory> = {
     { key: "code", title: "Code", sortable: true, className: "w-24" },
   ],
   options: { remove: true },
-  writeAccess: "admin",
 };
 
 const form: FormDescription<Partial<TherapyCategoryInput>> = {
@@ -29,7 +28,6 @@ const form: FormDescription<Partial<TherapyCategoryInput>> = {
   empty: emptyTherapyCategory,
   normalize: normalizeTherapyCategory,
   validate: validateTherapyCategory,
-  writeAccess: "admin",
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
@@ -38,7 +36,6 @@ const form: FormDescription<Partial<TherapyCategoryInput>> = {
 
 const detail: DetailDescription<TherapyCategory> = {
   resource: "therapy-categories",
-  writeAccess: "admin",
   title: "Therapy category",
   rows: [
     { label: "Name", value: (item) => item.name },

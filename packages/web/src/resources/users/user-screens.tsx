@@ -28,7 +28,6 @@ const list: ListDescription<User> = {
     { key: "name", title: "Name", sortable: true, format: (user) => displayName(user) },
   ],
   describe: (user) => displayName(user) || user.email,
-  writeAccess: "admin",
 };
 
 type Form = Partial<UserInput>;
@@ -67,7 +66,6 @@ const form: FormDescription<Form> = {
   empty: emptyUser,
   normalize: normalizeUser,
   validate: validateUser,
-  writeAccess: "admin",
   fields: (state) => (
     <>
       {[...fields, ...passwordFields(isNewRecord(state.formData))].map((spec) => (
@@ -104,7 +102,6 @@ function SiteNames({ ids }: { ids: number[] }) {
 const detail: DetailDescription<User> = {
   resource: "users",
   title: "User",
-  writeAccess: "admin",
   rows: [
     { label: "Email", value: (user) => user.email },
     { label: "Password", value: passwordState },
