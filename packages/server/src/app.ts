@@ -25,7 +25,6 @@ import { partnersResource } from "./resources/partners/partners.resource";
 import { patientVisitDetailRoutes } from "./resources/patient-visits/patient-visit-detail.routes";
 import { patientVisitsResource } from "./resources/patient-visits/patient-visits.resource";
 import { patientsResource } from "./resources/patients/patients.resource";
-import { patientLookupRoutes } from "./resources/patients/patients.routes";
 import { projectsResource } from "./resources/projects/projects.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
@@ -116,7 +115,6 @@ export async function buildApp(options: {
   for (const resource of resources) registerResource(app, deps, resource as never);
   userRoutes(app, deps);
   studyVisitsRoutes(app, deps);
-  patientLookupRoutes(app);
   patientVisitDetailRoutes(app, deps);
   visitSummaryRoutes(app, deps);
   worklistRoutes(app, deps);

@@ -39,6 +39,7 @@ import { cellText, parseCsvColumns, sendCsv } from "../http/csv";
 import { databaseError, type UniqueOverride } from "../http/database-errors";
 import { send } from "../http/envelope";
 import { conflict, notFound, validationError } from "../http/errors";
+import { booleanParam } from "./params";
 
 /**
  * THE generic resource machinery (DESIGN §3). A resource is described once — table, domain schema,
@@ -119,6 +120,12 @@ export type Filter = {
   where: (value: never, user: SessionUser | null) => SQL | undefined;
 };
 
+export type QueryPreset = {
+  defaults?: Record<string, string>;
+  fixed?: Record<string, string>;
+  renames?: Record<string, string>;
+};
+
 export type ResourceDescription<Input extends Row = Row> = {
   /**
    * The URL segment and the audit trail's resource name; its uuid prefix, label, access and menu
@@ -148,6 +155,12 @@ export type ResourceDescription<Input extends Row = Row> = {
    */
   searchByWord?: boolean;
   filters?: Record<string, Filter>;
+  /**
+   * Named ways of calling the list (`?{name}=true`, e.g. the patient lookup): the caller's parameters
+   * (`renames` first) over `defaults`, under `fixed`. Applied before the query is checked, so scope,
+   * filters and limits stay the resource's.
+   */
+  presets?: Record<string, QueryPreset>;
   /** Rows the user may see and change (site-scoped resources); must only use the base table. */
   scope?: (user: SessionUser | null) => SQL | undefined;
   /** Input → column values; default: the input's fields that are columns of the table. */
@@ -305,7 +318,30 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     ...Object.fromEntries(
       Object.entries(def.filters ?? {}).map(([key, filter]) => [key, filter.schema.optional()]),
     ),
+    ...Object.fromEntries(
+      Object.keys(def.presets ?? {}).map((name) => [
+        name,
+        booleanParam.optional().describe("A named preset"),
+      ]),
+    ),
   });
+
+  /** The list query a preset stands for (see `presets`); other queries as they came. */
+  function withPreset(query: unknown): unknown {
+    const raw = { ...(query as Record<string, unknown>) };
+    for (const [name, preset] of Object.entries(def.presets ?? {})) {
+      if (raw[name] !== "true") continue;
+      delete raw[name];
+      for (const [from, to] of Object.entries(preset.renames ?? {})) {
+        if (from in raw) {
+          raw[to] = raw[from];
+          delete raw[from];
+        }
+      }
+      return { ...preset.defaults, ...raw, ...preset.fixed };
+    }
+    return query;
+  }
   /** An export takes the list's search, filters, order and format, no paging, and its columns. */
   const exportQuery = listQuery.omit({ page: true, pagesize: true }).extend({
     columns: z.string().max(20_000).describe("JSON list of [key, title] pairs").optional(),
@@ -430,6 +466,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
   return {
     def,
     listQuery,
+    withPreset,
     exportQuery,
     getQuery,
     readOne,
@@ -637,13 +674,25 @@ export function registerResource<Input extends Row>(
 
   app.get(
     base,
-    { config: { access: access.list }, schema: { querystring: service.listQuery, tags } },
+    {
+      config: { access: access.list },
+      schema: { querystring: service.listQuery, tags },
+      onRequest: async (request) => {
+        request.query = service.withPreset(request.query);
+      },
+    },
     async (request, reply) =>
       send(request, reply, await service.list(request.query, request.user, deps.config.defaultPageSize)),
   );
   app.get(
     `${base}/export`,
-    { config: { access: access.list }, schema: { querystring: service.exportQuery, tags } },
+    {
+      config: { access: access.list },
+      schema: { querystring: service.exportQuery, tags },
+      onRequest: async (request) => {
+        request.query = service.withPreset(request.query);
+      },
+    },
     async (request, reply) => {
       const { header, batches } = await service.export(request.query, request.user);
       return sendCsv(reply, def.name, header, batches);

@@ -4,6 +4,7 @@ import {
   blankToNull,
   inactivePatientStatus,
   isActiveStatus,
+  lookupPageSizes,
   normalizePatient,
   optionLabel,
   type PatientInput,
@@ -212,8 +213,18 @@ export const patientsResource = defineResource<PatientInput>({
       schema: booleanParam,
       where: (value: "true" | "false") => (value === "true" ? hasActiveAssignment : undefined),
     },
-    /** The lookup of spec §7; patients.routes.ts turns it into the select format. */
-    forSelect: { schema: booleanParam, where: () => undefined },
+  },
+  presets: {
+    /**
+     * GET /api/patients?forSelect=true&siteId&onlyAssigned=true&search=… is the patient lookup of
+     * spec §7: the scoped list in the select format (id, uuid, barcode, names, ssn, project code),
+     * `search` as its term, by name, 100 a page unless the caller says otherwise.
+     */
+    forSelect: {
+      defaults: { order: "name", direction: "asc", pagesize: String(lookupPageSizes.patients) },
+      renames: { search: "searchTerm" },
+      fixed: { format: "select" },
+    },
   },
   exportText: {
     status: (row) =>
