@@ -30,6 +30,7 @@ import {
 } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import { type SessionUser, userName } from "../auth/guards";
@@ -663,10 +664,12 @@ const idParams = z.object({ id: z.string().describe("uuid or numeric id") });
 
 /** The five routes of a described resource under /api/{name}. */
 export function registerResource<Input extends Row>(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: Deps,
   def: ResourceDescription<Input>,
 ) {
+  // Params and query strings typed from their schemas.
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = resourceService(deps.db, def);
   const base = `/api/${def.name}`;
   const access = resourceAccess(def.name);
@@ -678,7 +681,7 @@ export function registerResource<Input extends Row>(
       config: { access: access.list },
       schema: { querystring: service.listQuery, tags },
       onRequest: async (request) => {
-        request.query = service.withPreset(request.query);
+        request.query = service.withPreset(request.query) as typeof request.query;
       },
     },
     async (request, reply) =>
@@ -690,7 +693,7 @@ export function registerResource<Input extends Row>(
       config: { access: access.list },
       schema: { querystring: service.exportQuery, tags },
       onRequest: async (request) => {
-        request.query = service.withPreset(request.query);
+        request.query = service.withPreset(request.query) as typeof request.query;
       },
     },
     async (request, reply) => {
@@ -710,7 +713,7 @@ export function registerResource<Input extends Row>(
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       return send(request, reply, await service.get(id, request.query, request.user));
     },
   );
@@ -724,7 +727,7 @@ export function registerResource<Input extends Row>(
     `${base}/:uuid`,
     { config: { access: access.write }, schema: { params: uuidParams, body: def.schema, tags } },
     async (request, reply) => {
-      const { uuid } = request.params as { uuid: string };
+      const { uuid } = request.params;
       return send(
         request,
         reply,
@@ -736,7 +739,7 @@ export function registerResource<Input extends Row>(
     `${base}/:uuid`,
     { config: { access: access.write }, schema: { params: uuidParams, tags } },
     async (request, reply) => {
-      const { uuid } = request.params as { uuid: string };
+      const { uuid } = request.params;
       await service.remove(uuid, request.user, changeContext(request));
       return send(request, reply, { deleted: true });
     },

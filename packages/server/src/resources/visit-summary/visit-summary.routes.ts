@@ -10,6 +10,7 @@ import {
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
 import { type Db, queryRows } from "../../db/client";
@@ -137,13 +138,14 @@ async function patientRows(
  * visit summary grid, each cell with its state on asOf (default today); `compact=true` answers the same
  * as the screen reads it (CompactVisitSummary), else as the spec's objects, decoded here.
  */
-export function visitSummaryRoutes(app: FastifyInstance, deps: Deps) {
+export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     "/api/patient-visit-summary/:studyUuid",
     { schema: { params, querystring: query, tags: ["patient-visit-summary"] } },
     async (request, reply) => {
       const user = currentUser(request);
-      const { studyUuid } = request.params as z.infer<typeof params>;
+      const { studyUuid } = request.params;
       const q = parseQuery(query, request.query);
       const [study] = await deps.db
         .select({ id: studies.id })

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
@@ -12,7 +13,8 @@ const params = z.object({ uuid: z.string() });
  * GET /api/studies/{studyUuid}/visits (spec §7): the visits of one study, paged and searchable like
  * GET /api/visits (page 1 size 100 from the editors).
  */
-export function studyVisitsRoutes(app: FastifyInstance, deps: Deps) {
+export function studyVisitsRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const studies = resourceService(deps.db, studiesResource);
   const visits = resourceService(deps.db, visitsResource);
   app.get(
@@ -20,10 +22,10 @@ export function studyVisitsRoutes(app: FastifyInstance, deps: Deps) {
     // The visits list's parameters; a studyId given there is overridden by the path's study.
     { schema: { params, querystring: visits.listQuery, tags: ["studies"] } },
     async (request, reply) => {
-      const { uuid } = request.params as { uuid: string };
+      const { uuid } = request.params;
       // 404 "Study not found" when there is no such study.
       const study = await studies.get(uuid, {}, request.user);
-      const query = { ...(request.query as object), studyId: String(study.id) };
+      const query = { ...request.query, studyId: String(study.id) };
       return send(request, reply, await visits.list(query, request.user, deps.config.defaultPageSize));
     },
   );
