@@ -6,6 +6,7 @@ import type { Envelope } from "@trialdesk/domain";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
+import type { z } from "zod";
 import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
 import { type Database, openPostgres, pgliteDatabase } from "../src/db/client";
@@ -125,4 +126,37 @@ export async function startApp(
       if (!database) await db.close();
     },
   };
+}
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The zod def beneath optional / nullable / default / pipe wrappers. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let i = 0; i < 10; i++) {
+    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (def.innerType) current = def.innerType;
+    else if (def.type === "pipe" && def.in) current = def.in;
+    else break;
+  }
+  return current;
+}
+
+/** A read record cut down to what the wire schema accepts (view-only fields and timestamps go). */
+export function toInput(value: Json, schema: z.ZodType): Json {
+  const inner = unwrap(schema);
+  const def = inner._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+  if (def.type === "object" && def.shape && value && typeof value === "object" && !Array.isArray(value)) {
+    const shape = def.shape;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key in shape)
+        .map(([key, v]) => [key, toInput(v, shape[key])]),
+    );
+  }
+  if (def.type === "array" && def.element && Array.isArray(value)) {
+    const element = def.element;
+    return value.map((v) => toInput(v, element));
+  }
+  return value;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { resources } from "../src/app";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Json, type Session, startApp, type TestApp, toInput } from "./helpers";
 
 /**
  * Bad input never breaks anything (DESIGN §7): for EVERY resource registered in app.ts, random
@@ -14,39 +14,7 @@ import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
  * without a new test, as long as the demo seed writes one of its records.
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Body = { [key: string]: Json };
-
-/** The zod def beneath optional / nullable / default / pipe wrappers. */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let i = 0; i < 10; i++) {
-    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
-    if (def.innerType) current = def.innerType;
-    else if (def.type === "pipe" && def.in) current = def.in;
-    else break;
-  }
-  return current;
-}
-
-/** A read record cut down to what the wire schema accepts (view-only fields and timestamps go). */
-function toInput(value: Json, schema: z.ZodType): Json {
-  const inner = unwrap(schema);
-  const def = inner._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
-  if (def.type === "object" && def.shape && value && typeof value === "object" && !Array.isArray(value)) {
-    const shape = def.shape;
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key]) => key in shape)
-        .map(([key, v]) => [key, toInput(v, shape[key])]),
-    );
-  }
-  if (def.type === "array" && def.element && Array.isArray(value)) {
-    const element = def.element;
-    return value.map((v) => toInput(v, element));
-  }
-  return value;
-}
 
 /** Every key path of a body, nested objects and array items included (["details", "croId"], …). */
 function pathsOf(value: Json, prefix: (string | number)[] = []): (string | number)[][] {

@@ -1,0 +1,121 @@
+import { resourceAccess, resourceNames, resourceRegistry, uuidPrefixes } from "@trialdesk/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { resources } from "../src/app";
+import { seed } from "../src/seed/seed";
+import { databaseKinds, type Json, type Session, startApp, type TestApp, toInput } from "./helpers";
+
+/**
+ * What every registered resource does alike, checked for each one (a resource added to app.ts is
+ * covered without a new test): staff are refused the writes the registry keeps for administrators,
+ * a save from a stale version is refused with the resource's own words, and a uuid with another
+ * resource's prefix is refused. Each starts from one demo-seeded record read back.
+ */
+type Body = Record<string, Json>;
+
+describe.each(databaseKinds)("every resource on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let staff: Session;
+  /** Per resource, one seeded record as its detail reads it, cut to what its wire schema takes. */
+  const records = new Map<string, Body>();
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    await seed(t.database.db, { demoAdmin: true });
+    admin = await t.signedInUser({ isAdmin: true });
+    staff = await t.signedInUser({ isAdmin: false });
+    for (const { name, schema } of resources) {
+      const list = await t.request<{ items: Body[] }>({
+        method: "GET",
+        url: `/api/${name}?pagesize=1&format=view`,
+        session: admin,
+      });
+      const first = list.body.data.items[0];
+      if (!first) continue;
+      const read = await t.request<Body>({
+        method: "GET",
+        url: `/api/${name}/${first.uuid}`,
+        session: admin,
+      });
+      records.set(name, toInput(read.body.data, schema as z.ZodType) as Body);
+    }
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const recordOf = (name: string) => {
+    const record = records.get(name);
+    if (!record) throw new Error(`The demo seed has no ${name}: add one so this test covers it.`);
+    return record;
+  };
+  const names = resources.map((r) => r.name);
+  const takesPassword = (name: string) =>
+    "password" in (resources.find((r) => r.name === name)?.schema as z.ZodObject).shape;
+
+  it("registers exactly the registry's resources", () => {
+    expect([...names].sort()).toEqual([...resourceNames].sort());
+  });
+
+  it.each(names.filter((name) => resourceAccess(name).write === "admin"))(
+    "%s: staff may not create, change or delete",
+    async (name) => {
+      const { id: _, uuid, version: __, ...fields } = recordOf(name);
+      const attempts = [
+        await t.request({ method: "POST", url: `/api/${name}`, session: staff, payload: fields }),
+        await t.request({
+          method: "PUT",
+          url: `/api/${name}/${uuid}`,
+          session: staff,
+          payload: recordOf(name),
+        }),
+        await t.request({ method: "DELETE", url: `/api/${name}/${uuid}`, session: staff }),
+      ];
+      expect(attempts.map((res) => res.status)).toEqual([403, 403, 403]);
+    },
+  );
+
+  it.each(names)("%s: a save from a stale version is refused and changes nothing", async (name) => {
+    const record = recordOf(name);
+    const saved = await t.request<Body>({
+      method: "PUT",
+      url: `/api/${name}/${record.uuid}`,
+      session: admin,
+      payload: record,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const stale = await t.request<Body>({
+      method: "PUT",
+      url: `/api/${name}/${record.uuid}`,
+      session: admin,
+      payload: record,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.header.errorMessage).toBe(
+      `This ${resourceRegistry[name].label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
+    );
+    const now = await t.request<Body>({ method: "GET", url: `/api/${name}/${record.uuid}`, session: admin });
+    expect(now.body.data.version).toBe(saved.body.data.version);
+    records.set(name, { ...record, version: saved.body.data.version });
+  });
+
+  it.each(names)("%s: a new record's uuid must carry the resource's own prefix", async (name) => {
+    const other = resourceNames.find((n) => n !== name) as typeof name;
+    const { id: _, version: __, ...fields } = recordOf(name);
+    const res = await t.request({
+      method: "POST",
+      url: `/api/${name}`,
+      session: admin,
+      // A new user or monitor also needs a password.
+      payload: {
+        ...fields,
+        ...(takesPassword(name) ? { password: "Tidy-Heron-417", password2: "Tidy-Heron-417" } : {}),
+        uuid: `${uuidPrefixes[other]}${crypto.randomUUID()}`,
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toContainEqual({
+      field: "uuid",
+      message: `Uuid must be a version-4 uuid with the prefix ${uuidPrefixes[name]}`,
+    });
+  });
+});
