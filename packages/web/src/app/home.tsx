@@ -24,7 +24,7 @@ function useWorklistCounts() {
   const { site } = useActiveSite();
   const query = { siteId: site?.id, page: 1, pagesize: 1 };
   const { data } = useQuery({
-    queryKey: ["list", "worklist", "counts", query],
+    queryKey: ["worklist", "counts", query],
     queryFn: () => api.get<WorklistData>("worklist", query),
     enabled: Boolean(site),
   });

@@ -58,7 +58,8 @@ export function ActiveSiteProvider({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const key = user ? activeSiteStorageKey(user.uuid) : null;
   const { data } = useQuery({
-    queryKey: ["me", "sites", user?.uuid],
+    // Under "sites", so a saved site's new name or code shows in the selector at once.
+    queryKey: ["sites", "mine", user?.uuid],
     queryFn: () => api.get<{ items: SiteOption[] }>("me/sites"),
     enabled: Boolean(user),
   });

@@ -3,6 +3,7 @@ import { ArrowLeft, Pencil } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { api } from "../api/client";
+import { queryKeys } from "../api/queries";
 import { useSession } from "../app/session";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
@@ -43,7 +44,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
   const { user } = useSession();
 
   const record = useQuery({
-    queryKey: ["detail", resource, itemId, format],
+    queryKey: queryKeys.detail(resource, itemId, format),
     queryFn: () => api.get<T>(`${resource}/${itemId}`, { format }),
   });
   useEffect(() => {

@@ -1,7 +1,7 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type ListData, searchDebounceMs, valueAt } from "@trialdesk/domain";
+import { searchDebounceMs, valueAt } from "@trialdesk/domain";
 import { type ReactNode, useEffect, useState } from "react";
-import { api, type Query } from "../api/client";
+import type { Query } from "../api/client";
+import { useLookupRows } from "../api/queries";
 import { toast } from "../app/toast";
 import { Checkbox } from "../ui/checkbox";
 import { CountrySelect } from "../ui/country-select";
@@ -194,20 +194,12 @@ function LookupOptions({
 }
 
 function useLookup(lookup: Lookup | undefined, term = "") {
-  const query = {
-    page: 1,
-    pagesize: lookup?.pageSize,
-    ...lookup?.query,
+  const options = useLookupRows<Row, SelectOption[]>(lookup ?? { resource: "" }, {
     // Sent only when something was typed.
-    ...(lookup?.search && term ? { [lookup.search]: term } : {}),
-  };
-  const options = useQuery({
-    queryKey: ["lookup", lookup?.resource, query],
-    queryFn: () => api.get<ListData<Row>>(lookup?.resource ?? "", query),
-    select: (data) => data.items.map((item) => (lookup as Lookup).option(item)),
+    search: lookup?.search && term ? { [lookup.search]: term } : {},
+    select: (items) => items.map((item) => (lookup as Lookup).option(item)),
     enabled: Boolean(lookup),
-    // While a new search loads, the previous options stay instead of an empty list.
-    placeholderData: lookup?.search ? keepPreviousData : undefined,
+    keepPrevious: Boolean(lookup?.search),
   });
   useEffect(() => {
     if (options.error)

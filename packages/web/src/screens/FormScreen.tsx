@@ -1,9 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FieldErrors, loadingOverlayDelayMs, newUuid, type ResourceName } from "@trialdesk/domain";
 import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
+import { invalidateResource, queryKeys } from "../api/queries";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
@@ -107,7 +108,7 @@ function RecordForm<T extends Data>({
   });
 
   const record = useQuery({
-    queryKey: ["form", resource, itemId],
+    queryKey: queryKeys.form(resource, itemId),
     queryFn: () => api.get<T>(`${resource}/${itemId}`),
     enabled: Boolean(itemId) && !savedHere,
     // The form owns the data once loaded: never replace the user's edits in the background.
@@ -175,6 +176,7 @@ function RecordForm<T extends Data>({
     await send(data);
   };
 
+  const queryClient = useQueryClient();
   const send = async (data: T) => {
     setSaving(true);
     setConflict(false);
@@ -189,6 +191,7 @@ function RecordForm<T extends Data>({
         variant: "success",
       });
       description.onSaved?.(saved);
+      void invalidateResource(queryClient, resource);
       form.setLoaded(saved);
       guard.release();
       if (description.afterSaveRoute) navigate(description.afterSaveRoute, { replace: true });

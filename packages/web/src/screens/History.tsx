@@ -9,6 +9,7 @@ import {
 import { format as formatDate } from "date-fns";
 import { type ReactNode, useMemo } from "react";
 import { ApiError, api } from "../api/client";
+import { queryKeys } from "../api/queries";
 import { Spinner } from "../ui/spinner";
 import type { DetailRow } from "./DetailScreen";
 import type { Row } from "./ListScreen";
@@ -191,7 +192,7 @@ function Changes({
  */
 export function History({ resource, uuid, rows }: { resource: string; uuid: string; rows: DetailRow[] }) {
   const history = useQuery({
-    queryKey: ["audit", resource, uuid],
+    queryKey: queryKeys.history(resource, uuid),
     queryFn: () => api.get<{ items: HistoryEvent[] }>("audit", { resource, uuid }),
   });
   const viewOf = useFieldViews(resource, rows);

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ListData, pageCount, searchDebounceMs } from "@trialdesk/domain";
 import {
   ArrowDown,
@@ -15,6 +15,7 @@ import {
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError, api, type Query } from "../api/client";
+import { invalidateResource, queryKeys } from "../api/queries";
 import { getConfig } from "../app/config";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
@@ -131,7 +132,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     ...description.query,
   };
   const list = useQuery({
-    queryKey: ["list", resource, query],
+    queryKey: queryKeys.list(resource, query),
     queryFn: () => api.get<ListData<T>>(resource, query),
     placeholderData: keepPreviousData,
   });
@@ -177,12 +178,14 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
 
   // The remove flow of spec §4: select, confirm, delete by uuid, toast, reload, close, clear.
   const [selected, setSelected] = useState<T | null>(null);
+  const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (item: T) => api.delete<{ deleted: boolean }>(`${resource}/${item[routeId]}`),
     onSuccess: async () => {
       toast({ title: "Item deleted", variant: "success" });
-      // Reloads the current page; if it was the last row of the last page, the page moves back.
-      await list.refetch();
+      // Reloads the current page (and whatever else shows the resource); if it was the last row of
+      // the last page, the page moves back.
+      await invalidateResource(queryClient, resource);
     },
     onError: (error) => toast({ title: `Can not delete item: ${error.message}`, variant: "destructive" }),
     onSettled: () => setSelected(null),

@@ -31,6 +31,7 @@ import {
 import { useEffect, useMemo, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { api } from "../../api/client";
+import { queryKeys } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
@@ -118,7 +119,7 @@ export const patientLookup = (site: SiteOption, onlyAssigned: boolean): Lookup =
 function useStudiesOf(patientId: number | null | undefined) {
   const query = { page: 1, pagesize: lookupPageSizes.studies, pid: patientId ?? undefined };
   return useQuery({
-    queryKey: ["lookup", "study-patients", query],
+    queryKey: queryKeys.lookup("study-patients", query),
     queryFn: () => api.get<ListData<StudyPatientLookupItem>>("study-patients", query),
     enabled: Boolean(patientId),
     select: (data) => {
@@ -446,7 +447,7 @@ export function Form() {
     if (!site) return null;
     const onSaved = () => {
       // What the worklist, the summary and the home tiles show has changed.
-      void queryClient.invalidateQueries({ queryKey: ["list", "worklist"] });
+      void queryClient.invalidateQueries({ queryKey: ["worklist"] });
       void queryClient.invalidateQueries({ queryKey: ["patient-visit-summary"] });
     };
     // Saving goes back to the worklist page the visit was opened from, in place of the form.

@@ -1,12 +1,10 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { useQuery } from "@tanstack/react-query";
 import {
   currencies,
   emptyProject,
   type FinanceNumberField,
   financeNumberFields,
   firstProjectTabWithError,
-  type ListData,
   lookupPageSizes,
   normalizeProject,
   optionLabel,
@@ -24,14 +22,15 @@ import {
   vatOptions,
 } from "@trialdesk/domain";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { api } from "../../api/client";
+import { useLookupRows } from "../../api/queries";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
-import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import type { FormApi } from "../../screens/useFormState";
 import { Field } from "../../ui/field";
 import { Input } from "../../ui/input";
+import { siteLookup } from "../sites/site-lookup";
 
 type ProjectForm = ReturnType<typeof emptyProject>;
 
@@ -74,21 +73,6 @@ const therapyAreaLookup: Lookup = {
   pageSize: lookupPageSizes["therapy-areas"],
   option: (a) => ({ value: a.id, label: `${a.name} (${a.code})`, group: a.therapyCategoryName }),
 };
-const siteLookup: Lookup = {
-  resource: "sites",
-  pageSize: lookupPageSizes.sites,
-  option: (s) => ({ value: s.id, label: `${s.code} - ${s.shortName}` }),
-};
-
-/** The rows of a lookup as the server answers them (same query key as the select's, one request). */
-function useLookupRows(lookup: Lookup) {
-  const query = { page: 1, pagesize: lookup.pageSize, ...lookup.query };
-  return useQuery({
-    queryKey: ["lookup", lookup.resource, query],
-    queryFn: () => api.get<ListData<Row>>(lookup.resource, query),
-    select: (data) => data.items as { id: number; code: string }[],
-  });
-}
 
 /**
  * The internal code follows every change (spec §4): CRO, sponsor and therapy area codes and the
@@ -96,9 +80,9 @@ function useLookupRows(lookup: Lookup) {
  * by question marks.
  */
 function useInternalCode(form: FormApi<ProjectForm>) {
-  const cros = useLookupRows(croLookup);
-  const sponsors = useLookupRows(sponsorLookup);
-  const areas = useLookupRows(therapyAreaLookup);
+  const cros = useLookupRows<{ id: number; code: string }>(croLookup);
+  const sponsors = useLookupRows<{ id: number; code: string }>(sponsorLookup);
+  const areas = useLookupRows<{ id: number; code: string }>(therapyAreaLookup);
   const ready = cros.isSuccess && sponsors.isSuccess && areas.isSuccess;
   const code = ready
     ? projectInternalCodeOf(form.formData, [...(cros.data ?? []), ...(sponsors.data ?? [])], areas.data ?? [])
@@ -328,15 +312,9 @@ const form: FormDescription<ProjectForm> = {
 
 /** The names of a project's sites, read from the sites lookup. */
 function SiteNames({ ids }: { ids: number[] }) {
-  const sites = useQuery({
-    queryKey: ["lookup", "sites", { page: 1, pagesize: lookupPageSizes.sites }],
-    queryFn: () => api.get<ListData<Row>>("sites", { page: 1, pagesize: lookupPageSizes.sites }),
-  });
+  const sites = useLookupRows(siteLookup, { select: (items) => items.map(siteLookup.option) });
   if (ids.length === 0) return "—";
-  const labelOf = (id: number) => {
-    const site = sites.data?.items.find((s) => s.id === id);
-    return site ? `${site.code} - ${site.shortName}` : String(id);
-  };
+  const labelOf = (id: number) => sites.data?.find((s) => s.value === id)?.label ?? String(id);
   return ids.map(labelOf).join(", ");
 }
 

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import {
   emptySite,
   normalizeSite,
@@ -79,10 +78,5 @@ const detail: DetailDescription<Site> = {
 };
 
 export const List = () => <ListScreen description={list} />;
-export const Form = () => {
-  const queryClient = useQueryClient();
-  // The frame's site selector lists the sites too; a saved name or code shows there at once.
-  const onSaved = () => queryClient.invalidateQueries({ queryKey: ["me", "sites"] });
-  return <FormScreen description={{ ...form, onSaved }} />;
-};
+export const Form = () => <FormScreen description={form} />;
 export const Detail = () => <DetailScreen description={detail} />;

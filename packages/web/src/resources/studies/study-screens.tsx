@@ -1,7 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
 import {
   emptyStudy,
-  type ListData,
   lookupPageSizes,
   normalizeStudy,
   optionLabel,
@@ -13,7 +11,7 @@ import {
   validateStudy,
 } from "@trialdesk/domain";
 import { Link } from "react-router";
-import { api } from "../../api/client";
+import { useLookupRows } from "../../api/queries";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
@@ -74,13 +72,8 @@ const fields: FieldSpec[] = [
  * number + "_" + the variant (spec §4). The projects come from the same cached lookup as the select.
  */
 function StudyFields({ form }: { form: FormApi<StudyForm> }) {
-  const query = { page: 1, pagesize: projectLookup.pageSize, ...projectLookup.query };
-  const projects = useQuery({
-    queryKey: ["lookup", projectLookup.resource, query],
-    queryFn: () => api.get<ListData<Row>>(projectLookup.resource, query),
-  });
-  const protocolNrOf = (projectId: unknown) =>
-    (projects.data?.items as ProjectOption[] | undefined)?.find((p) => p.id === projectId)?.protocolNr;
+  const projects = useLookupRows<ProjectOption>(projectLookup);
+  const protocolNrOf = (projectId: unknown) => projects.data?.find((p) => p.id === projectId)?.protocolNr;
   const studyForm: FormApi<StudyForm> = {
     ...form,
     setValue: (path, value) => {

@@ -44,6 +44,7 @@ import { ArrowDown, ArrowLeft, ArrowUp, GripVertical, Minus, Plus, RotateCcw, Sa
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../../api/client";
+import { invalidateResource, queryKeys, useLookupRows } from "../../api/queries";
 import { toast } from "../../app/toast";
 import { useFormState } from "../../screens/useFormState";
 import { useUnsavedChangesGuard } from "../../screens/useUnsavedChangesGuard";
@@ -116,7 +117,7 @@ export function StudyplanEditor({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const plan = useQuery({
-    queryKey: ["studyplan", studyplanUuid],
+    queryKey: queryKeys.form("studyplans", studyplanUuid),
     queryFn: () => api.get<PlanRecord>(`studyplans/${studyplanUuid}`),
     enabled: Boolean(studyplanUuid),
     gcTime: 0,
@@ -125,21 +126,19 @@ export function StudyplanEditor({
   });
   const studyKey = studyUuid ?? plan.data?.studyUuid;
   const study = useQuery({
-    queryKey: ["study", studyUuid],
+    queryKey: queryKeys.detail("studies", studyUuid),
     queryFn: () => api.get<Study>(`studies/${studyUuid}`),
     enabled: Boolean(studyUuid),
   });
-  const visitsQuery = { page: 1, pagesize: lookupPageSizes.visits };
-  const visits = useQuery({
-    queryKey: ["lookup", `studies/${studyKey}/visits`, visitsQuery],
-    queryFn: () => api.get<ListData<StudyVisit>>(`studies/${studyKey}/visits`, visitsQuery),
-    enabled: Boolean(studyKey),
-  });
+  const visits = useLookupRows<StudyVisit>(
+    { resource: `studies/${studyKey}/visits`, pageSize: lookupPageSizes.visits },
+    { enabled: Boolean(studyKey) },
+  );
   // A study that has a plan already opens that plan, not an empty one (issue 15, bug 6): the list's
   // row of the study, found by its working name, names the plan.
   const studyName = studyUuid ? study.data?.workingName : undefined;
   const existing = useQuery({
-    queryKey: ["studyplan-of", studyUuid, studyName],
+    queryKey: ["studyplans", "of", studyUuid, studyName],
     queryFn: () =>
       api.get<ListData<StudyplanListRow>>("studyplans", { page: 1, pagesize: 100, searchTerm: studyName }),
     enabled: Boolean(studyName),
@@ -164,7 +163,7 @@ export function StudyplanEditor({
     if (plan.data) setLoaded(editable(plan.data));
   }, [plan.data, setLoaded]);
 
-  const studyVisits = visits.data?.items ?? [];
+  const studyVisits = visits.data ?? [];
   const byId = useMemo(() => new Map(studyVisits.map((v) => [v.id, v])), [studyVisits]);
   const used = scheduleFromPlan(form.formData.schedule).filter((id) => byId.has(id) || !visits.data);
   // The Available pane keeps the order the user gave it; visits new to it follow in the study's order.
@@ -224,7 +223,8 @@ export function StudyplanEditor({
       toast({ title: "Studyplan saved successfully", variant: "success" });
       form.setLoaded(editable(saved));
       guard.release();
-      queryClient.setQueryData(["studyplan", saved.uuid], saved);
+      queryClient.setQueryData(queryKeys.form("studyplans", saved.uuid), saved);
+      void invalidateResource(queryClient, "studyplans");
       navigate(`/studyplans/${saved.uuid}/edit`, { replace: true });
     } catch (error) {
       const fields = error instanceof ApiError ? error.fieldErrors.map((e) => e.message) : [];

@@ -1,9 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
 import {
   displayName,
   emptyUser,
   isNewRecord,
-  type ListData,
   normalizeUser,
   passwordInputMaxLength,
   type User,
@@ -11,12 +9,12 @@ import {
   validateUser,
 } from "@trialdesk/domain";
 import { format } from "date-fns";
-import { api } from "../../api/client";
+import { useLookupRows } from "../../api/queries";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
-import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
-import { siteLookup } from "./site-lookup";
+import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { siteLookup } from "../sites/site-lookup";
 
 /** Users (spec §2.5, §3, §5): administrators only. */
 const list: ListDescription<User> = {
@@ -87,11 +85,8 @@ export function passwordState(user: Pick<User, "hasPassword" | "lastPasswordChan
 
 /** The user's sites by their code and short name (the same lookup the form uses). */
 function SiteNames({ ids }: { ids: number[] }) {
-  const query = { page: 1, pagesize: siteLookup.pageSize };
-  const sites = useQuery({
-    queryKey: ["lookup", siteLookup.resource, query],
-    queryFn: () => api.get<ListData<Row>>(siteLookup.resource, query),
-    select: (data) => data.items.map(siteLookup.option),
+  const sites = useLookupRows(siteLookup, {
+    select: (items) => items.map(siteLookup.option),
     enabled: ids.length > 0,
   });
   if (ids.length === 0) return <>—</>;

@@ -3,7 +3,6 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type CompactVisitSummary,
   cellWindow,
-  type ListData,
   lookupPageSizes,
   optionLabel,
   type Study,
@@ -23,6 +22,7 @@ import {
 import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, api } from "../../api/client";
+import { queryKeys, useLookupRows } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
 import { Checkbox } from "../../ui/checkbox";
 import { Field } from "../../ui/field";
@@ -113,7 +113,7 @@ function SiteSummary({ siteId }: { siteId: number }) {
   const [params, setParams] = useSearchParams();
   const onlyOverdue = params.get("overdue") === "true";
   const study = useQuery({
-    queryKey: ["study", studyUuid],
+    queryKey: queryKeys.detail("studies", studyUuid),
     queryFn: () => api.get<Study>(`studies/${studyUuid}`),
     enabled: Boolean(studyUuid),
   });
@@ -218,12 +218,12 @@ function StudyPicker({
   current?: Study;
   onChange: (uuid: string) => void;
 }) {
-  const query = { page: 1, pagesize: lookupPageSizes.studies, order: "workingName", direction: "asc" };
-  const studies = useQuery({
-    queryKey: ["lookup", "studies", query],
-    queryFn: () => api.get<ListData<Study>>("studies", query),
+  const studies = useLookupRows<Study>({
+    resource: "studies",
+    pageSize: lookupPageSizes.studies,
+    query: { order: "workingName", direction: "asc" },
   });
-  const options = (studies.data?.items ?? []).map((s) => ({ value: s.uuid, label: s.workingName }));
+  const options = (studies.data ?? []).map((s) => ({ value: s.uuid, label: s.workingName }));
   return (
     <Field id="summary-study" label="Study" className="w-72">
       {(control) => (

@@ -1,8 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
 import {
   emptyVisit,
   isVisitTypeDisabled,
-  type ListData,
   lookupPageSizes,
   normalizeVisit,
   randomisationVisitType,
@@ -14,7 +12,7 @@ import {
   visitTypes,
 } from "@trialdesk/domain";
 import { Check } from "lucide-react";
-import { api } from "../../api/client";
+import { useLookupRows } from "../../api/queries";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
@@ -76,23 +74,15 @@ const mandatoryField: FieldSpec = { name: "mandatory", label: "Mandatory", kind:
  * study's hasRandomVisit flag does.
  */
 function VisitFields({ form }: { form: FormApi<VisitForm> }) {
-  const studyQuery = { page: 1, pagesize: studyLookup.pageSize, ...studyLookup.query };
-  const studies = useQuery({
-    queryKey: ["lookup", studyLookup.resource, studyQuery],
-    queryFn: () => api.get<ListData<Row>>(studyLookup.resource, studyQuery),
-  });
-  const study = (studies.data?.items as StudyOption[] | undefined)?.find(
-    (s) => s.id === form.formData.studyId,
+  const studies = useLookupRows<StudyOption>(studyLookup);
+  const study = studies.data?.find((s) => s.id === form.formData.studyId);
+  const studyVisits = useLookupRows<StudyVisitRow>(
+    { resource: `studies/${study?.uuid}/visits`, pageSize: lookupPageSizes.visits },
+    { enabled: Boolean(study) },
   );
-  const visitsQuery = { page: 1, pagesize: lookupPageSizes.visits };
-  const studyVisits = useQuery({
-    queryKey: ["lookup", `studies/${study?.uuid}/visits`, visitsQuery],
-    queryFn: () => api.get<ListData<StudyVisitRow>>(`studies/${study?.uuid}/visits`, visitsQuery),
-    enabled: Boolean(study),
-  });
   const editedId = (form.formData.id as number | undefined) ?? null;
   const randomisationTaken = studyVisits.data
-    ? isVisitTypeDisabled(randomisationVisitType, studyVisits.data.items, editedId)
+    ? isVisitTypeDisabled(randomisationVisitType, studyVisits.data, editedId)
     : Boolean(
         study?.hasRandomVisit &&
           !(

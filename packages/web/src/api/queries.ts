@@ -1,0 +1,46 @@
+import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
+import type { ListData } from "@trialdesk/domain";
+import { api, type Query } from "./client";
+
+/**
+ * Query keys, each starting with its resource's name (or API path), so that one invalidation after a
+ * save or delete reaches every list, detail, form, lookup and history of that resource.
+ */
+export const queryKeys = {
+  list: (resource: string, query: Query) => [resource, "list", query] as const,
+  detail: (resource: string, id: string | undefined, format?: string) =>
+    [resource, "detail", id, format] as const,
+  form: (resource: string, id: string | undefined) => [resource, "form", id] as const,
+  lookup: (resource: string, query: Query) => [resource, "lookup", query] as const,
+  history: (resource: string, uuid: string | undefined) => [resource, "history", uuid] as const,
+};
+
+/**
+ * After a save or delete: everything shown of that resource is read again, except open forms, which
+ * own their data once loaded (a background reload must never replace what someone is typing).
+ */
+export const invalidateResource = (queryClient: QueryClient, resource: string) =>
+  queryClient.invalidateQueries({ queryKey: [resource], predicate: (query) => query.queryKey[1] !== "form" });
+
+/** Where a lookup reads: page 1 of a list call (spec §7), with its page size and fixed query. */
+export type LookupSource = { resource: string; pageSize?: number; query?: Query };
+
+/**
+ * A lookup's rows, one request per distinct query however many selects and labels read them (a
+ * form's select and the detail's names share it). `search` adds the typed term's parameter.
+ */
+export function useLookupRows<T = Record<string, unknown>, R = T[]>(
+  lookup: LookupSource,
+  options: { search?: Query; enabled?: boolean; keepPrevious?: boolean; select?: (rows: T[]) => R } = {},
+) {
+  const query: Query = { page: 1, pagesize: lookup.pageSize, ...lookup.query, ...options.search };
+  const { select } = options;
+  return useQuery({
+    queryKey: queryKeys.lookup(lookup.resource, query),
+    queryFn: () => api.get<ListData<T>>(lookup.resource, query),
+    select: (data) => (select ? select(data.items) : (data.items as R)),
+    enabled: options.enabled,
+    // While a new search loads, the previous options stay instead of an empty list.
+    placeholderData: options.keepPrevious ? keepPreviousData : undefined,
+  });
+}
