@@ -1,0 +1,155 @@
+import type { FieldErrors, ResourceName } from "@trialdesk/domain";
+import { Column, is, SQL, sql, Table } from "drizzle-orm";
+import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
+import type { z } from "zod";
+import type { ChangeContext } from "../audit/audit";
+import type { SessionUser } from "../auth/guards";
+import type { Db, Tx } from "../db/client";
+import type { UniqueOverride } from "../http/database-errors";
+
+/** What a resource description says (resource.ts explains the machinery). */
+
+export type Row = Record<string, unknown>;
+export type Selection = Record<string, unknown>;
+
+/** A table with the record columns of db/columns.ts. */
+export type RecordTable = PgTable & {
+  id: PgColumn;
+  uuid: PgColumn;
+  version: PgColumn;
+  updatedAt: PgColumn;
+  createdAt: PgColumn;
+};
+
+/** One answer shape of a resource (`?format=`): what is selected and which tables are joined. */
+export type Format = {
+  /** Wire field → column or SQL; nested objects give nested parts (e.g. patientDetail). */
+  fields: Selection;
+  joins?: (query: PgSelect) => PgSelect;
+  /**
+   * The joins only look up one row each (inner joins over required references, left joins to at
+   * most one row), so they never add or drop rows: the list then counts and picks its page's ids
+   * from the base table alone whenever neither the filters nor the order read a joined table.
+   */
+  joinsKeepRows?: boolean;
+};
+
+/** One sort key: a column or expression, or several compared in turn (`order by a, b`, as an index holds them). */
+export type SortKey = PgColumn | SQL | SQL.Aliased;
+
+/** Sort expressions that are null exactly when their column is (byName), for the export's keyset. */
+export const nullableAs = new WeakMap<SQL, PgColumn>();
+
+/**
+ * Names sort in the users' language: ICU's root collation (CLDR) puts "Balázs" before "Balogh" and
+ * "Ádám" beside "Adam", where the databases' C collation sorts by byte. PGlite and PostgreSQL 15 both
+ * ship "und-x-icu"; the name indexes are built with the same collation, so they serve the order.
+ */
+export const byName = (column: PgColumn) => {
+  const key = sql`${column} collate "und-x-icu"`;
+  nullableAs.set(key, column);
+  return key;
+};
+
+/**
+ * True when an expression reads a table other than `base`. A fragment that names a table itself is a
+ * subquery with its own FROM, so that table's columns inside it are its own, not the outer query's.
+ */
+export function readsOtherTables(
+  chunk: unknown,
+  base: Table,
+  local: ReadonlySet<unknown> = new Set(),
+): boolean {
+  if (chunk === null || typeof chunk !== "object") return false;
+  if (Array.isArray(chunk)) return chunk.some((c) => readsOtherTables(c, base, local));
+  if (is(chunk, Column)) return chunk.table !== base && !local.has(chunk.table);
+  if (is(chunk, SQL.Aliased)) return readsOtherTables(chunk.sql, base, local);
+  if (is(chunk, SQL)) {
+    const tables = chunk.queryChunks.filter((c) => is(c, Table));
+    const inner = tables.length > 0 ? new Set([...local, ...tables]) : local;
+    return chunk.queryChunks.some((c) => readsOtherTables(c, base, inner));
+  }
+  return false;
+}
+
+export type WriteContext = { tx: Tx; user: SessionUser | null; change: ChangeContext; existing: Row | null };
+
+export type Filter = {
+  /** Parses the query string value (a string), e.g. z.coerce.number().int().positive(). */
+  schema: z.ZodType;
+  where: (value: never, user: SessionUser | null) => SQL | undefined;
+};
+
+export type QueryPreset = {
+  defaults?: Record<string, string>;
+  fixed?: Record<string, string>;
+  renames?: Record<string, string>;
+};
+
+export type ResourceDescription<Input extends Row = Row> = {
+  /**
+   * The URL segment and the audit trail's resource name; its uuid prefix, label, access and menu
+   * place are the domain's resource registry's.
+   */
+  name: ResourceName;
+  table: RecordTable;
+  /** The strict zod wire schema from the domain package (shape and types). */
+  schema: z.ZodType<Input>;
+  normalize?: (input: Input) => Input;
+  /** The domain validator with the spec's messages. */
+  validate: (input: Input) => FieldErrors;
+  /** Answer shapes; "view" is the default. Without it, every column but the timestamps. */
+  formats?: Record<string, Format>;
+  /** The list's format when the call names none, if not "view" (e.g. studyplans: one row per study). */
+  listFormat?: string;
+  /** Sortable list keys (`?order=`) → what to sort by; a list sorts by its keys in turn, then id. */
+  sort: Record<string, SortKey | SortKey[]>;
+  defaultSort?: string;
+  /** The direction of the default sort when the call names no order (e.g. newest visits first). */
+  defaultDirection?: "asc" | "desc";
+  /** Columns the list's searchTerm matches with ILIKE (each trigram-indexed). */
+  search: (PgColumn | SQL)[];
+  /**
+   * Each typed word (up to 5) must appear in one of the search columns, so "Kiss Anna" finds Anna
+   * Kiss; otherwise the whole term must appear in one of them.
+   */
+  searchByWord?: boolean;
+  filters?: Record<string, Filter>;
+  /**
+   * Named ways of calling the list (`?{name}=true`, e.g. the patient lookup): the caller's parameters
+   * (`renames` first) over `defaults`, under `fixed`. Applied before the query is checked, so scope,
+   * filters and limits stay the resource's.
+   */
+  presets?: Record<string, QueryPreset>;
+  /** Rows the user may see and change (site-scoped resources); must only use the base table. */
+  scope?: (user: SessionUser | null) => SQL | undefined;
+  /** Input → column values; default: the input's fields that are columns of the table. */
+  toRow?: (input: Input, ctx: WriteContext) => Row | Promise<Row>;
+  /** Writes owned children (contacts, siteIds, schedule …) in the same transaction. */
+  writeChildren?: (id: number, input: Input, ctx: WriteContext) => Promise<void>;
+  /** Attaches children to read records (one batch for a whole page), knowing the format read. */
+  expand?: (db: Tx | Db, records: Row[], format: string) => Promise<Row[]>;
+  /** Runs before the row is deleted (e.g. removing an owned address). */
+  beforeDelete?: (id: number, ctx: WriteContext) => Promise<void>;
+  /**
+   * Runs in the write's transaction once the change is made, with the record (view format) before
+   * and after (null when created or deleted): keeps derived data such as visit windows in step.
+   */
+  afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<void>;
+  /**
+   * How a list column reads in a CSV export when it is not its field as it stands (a code's label, a
+   * name of parts), by the web list's column key, from the domain's label functions. Other columns
+   * are the list format's own fields (booleans as Yes/No).
+   */
+  exportText?: Record<string, (row: Row) => string>;
+  /** Tells list rows apart when the table's id does not (studyplans: one row per study, plan or not). */
+  rowKey?: PgColumn;
+  /** Unique constraints that need a field or message other than the naming convention gives. */
+  unique?: Record<string, UniqueOverride>;
+  /** Input fields recorded in the audit trail only as "changed" (passwords). */
+  secretFields?: string[];
+};
+
+export function defineResource<Input extends Row>(description: ResourceDescription<Input>) {
+  return description;
+}

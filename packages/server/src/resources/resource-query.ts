@@ -1,0 +1,71 @@
+import type { FieldErrors } from "@trialdesk/domain";
+import { and, is, or, SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { validationError } from "../http/errors";
+
+/** Query strings and the SQL they become: parsing, LIKE patterns and keyset pages. */
+/** Zod issues → field errors keyed by dotted path; unknown fields are named one by one. */
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const prefix = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) errors[prefix ? `${prefix}.${key}` : key] ??= "Unknown field";
+    } else {
+      errors[prefix || "body"] ??= issue.message;
+    }
+  }
+  return errors;
+}
+
+/** Parses a query string with a strict zod object; unknown parameters or values → 400. */
+export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
+  const parsed = schema.safeParse(query ?? {});
+  if (!parsed.success) {
+    const errors = zodFieldErrors(parsed.error);
+    throw validationError(
+      Object.entries(errors).map(([field, message]) => ({
+        field,
+        message: message === "Unknown field" ? "Unknown parameter" : message,
+      })),
+      "Invalid query parameters",
+    );
+  }
+  return parsed.data;
+}
+
+/** A typed term as plain text inside an ILIKE pattern (%, _ and \\ match themselves). */
+export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One key of a keyset order: the sorted expression, and whether it can be null. */
+export type KeysetKey = { key: SQLWrapper; nullable: boolean };
+
+/**
+ * The rows after the one whose keys are `last`, in an order by `keys` in turn, all ascending (nulls
+ * last) or all descending (nulls first), as PostgreSQL sorts them. Keys that are never null compare
+ * as one row value, which an index on them serves as a range; otherwise each key says where its nulls go.
+ */
+export function keysetAfter(keys: KeysetKey[], last: unknown[], descending: boolean): SQL {
+  const values = last.map((value) => value ?? null);
+  const parts = keys.map(({ key }) => (is(key, SQL.Aliased) ? key.sql : key));
+  if (keys.every((k) => !k.nullable) && values.every((value) => value !== null)) {
+    const row = sql`(${sql.join(parts, sql`, `)})`;
+    const at = sql`(${sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    )})`;
+    return descending ? sql`${row} < ${at}` : sql`${row} > ${at}`;
+  }
+  const equal = (key: SQLWrapper, value: unknown) =>
+    value === null ? sql`${key} is null` : sql`${key} = ${value}`;
+  const beyond = (key: SQLWrapper, value: unknown, nullable: boolean) => {
+    if (descending) return value === null ? sql`${key} is not null` : sql`${key} < ${value}`;
+    if (value === null) return undefined;
+    return nullable ? sql`(${key} > ${value} or ${key} is null)` : sql`${key} > ${value}`;
+  };
+  const terms = parts.map((key, i) => {
+    const next = beyond(key, values[i], keys[i].nullable);
+    return next && and(...parts.slice(0, i).map((earlier, j) => equal(earlier, values[j])), next);
+  });
+  return or(...terms) ?? sql`false`;
+}

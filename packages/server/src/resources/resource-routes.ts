@@ -1,0 +1,117 @@
+import { changeReasonHeader, resourceAccess } from "@trialdesk/domain";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ChangeContext } from "../audit/audit";
+import { userName } from "../auth/guards";
+import type { Deps } from "../deps";
+import { sendCsv } from "../http/csv";
+import { send } from "../http/envelope";
+import type { ResourceDescription, Row } from "./resource-definition";
+import { resourceService } from "./resource-service";
+
+function changeContext(request: FastifyRequest): ChangeContext {
+  const raw = request.headers[changeReasonHeader];
+  let reason = typeof raw === "string" ? raw : null;
+  // Browsers can only send Latin-1 headers; clients percent-encode other text.
+  if (reason && /%[0-9A-Fa-f]{2}/.test(reason)) {
+    try {
+      reason = decodeURIComponent(reason);
+    } catch {}
+  }
+  reason = reason?.trim().slice(0, 500) || null;
+  return {
+    userId: request.user?.id ?? null,
+    userName: userName(request.user),
+    requestId: request.id,
+    reason,
+  };
+}
+
+const uuidParams = z.object({ uuid: z.string() });
+const idParams = z.object({ id: z.string().describe("uuid or numeric id") });
+
+/** The routes of a described resource under /api/{name}: list, export, get, create, update, delete. */
+export function registerResource<Input extends Row>(
+  fastify: FastifyInstance,
+  deps: Deps,
+  def: ResourceDescription<Input>,
+) {
+  // Params and query strings typed from their schemas.
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const service = resourceService(deps.db, def);
+  const base = `/api/${def.name}`;
+  const access = resourceAccess(def.name);
+  const tags = [def.name];
+
+  app.get(
+    base,
+    {
+      config: { access: access.list },
+      schema: { querystring: service.listQuery, tags },
+      onRequest: async (request) => {
+        request.query = service.withPreset(request.query) as typeof request.query;
+      },
+    },
+    async (request, reply) =>
+      send(request, reply, await service.list(request.query, request.user, deps.config.defaultPageSize)),
+  );
+  app.get(
+    `${base}/export`,
+    {
+      config: { access: access.list },
+      schema: { querystring: service.exportQuery, tags },
+      onRequest: async (request) => {
+        request.query = service.withPreset(request.query) as typeof request.query;
+      },
+    },
+    async (request, reply) => {
+      const { header, batches } = await service.export(request.query, request.user);
+      return sendCsv(reply, def.name, header, batches);
+    },
+  );
+  app.get(
+    `${base}/:id`,
+    {
+      config: { access: access.get },
+      schema: {
+        params: idParams,
+        querystring: service.getQuery,
+        tags,
+        ...(access.get === "public" ? { security: [] } : {}),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return send(request, reply, await service.get(id, request.query, request.user));
+    },
+  );
+  app.post(
+    base,
+    { config: { access: access.write }, schema: { body: def.schema, tags } },
+    async (request, reply) =>
+      send(request, reply, await service.create(request.body, request.user, changeContext(request)), 201),
+  );
+  app.put(
+    `${base}/:uuid`,
+    { config: { access: access.write }, schema: { params: uuidParams, body: def.schema, tags } },
+    async (request, reply) => {
+      const { uuid } = request.params;
+      return send(
+        request,
+        reply,
+        await service.update(uuid, request.body, request.user, changeContext(request)),
+      );
+    },
+  );
+  app.delete(
+    `${base}/:uuid`,
+    { config: { access: access.write }, schema: { params: uuidParams, tags } },
+    async (request, reply) => {
+      const { uuid } = request.params;
+      await service.remove(uuid, request.user, changeContext(request));
+      return send(request, reply, { deleted: true });
+    },
+  );
+  return service;
+}

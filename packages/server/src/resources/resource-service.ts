@@ -1,0 +1,425 @@
+import {
+  countBound,
+  type FieldError,
+  type FieldErrors,
+  isUuidOf,
+  type ListData,
+  maxPageSize,
+  newUuid,
+  resourceRegistry,
+  uuidPrefixes,
+} from "@trialdesk/domain";
+import {
+  and,
+  asc,
+  Column,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  is,
+  or,
+  SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
+import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import { type ChangeContext, diff, recordAudit } from "../audit/audit";
+import type { SessionUser } from "../auth/guards";
+import type { Db, Tx } from "../db/client";
+import { cellText, parseCsvColumns } from "../http/csv";
+import { databaseError } from "../http/database-errors";
+import { conflict, notFound, validationError } from "../http/errors";
+import { booleanParam } from "./params";
+import {
+  type Format,
+  nullableAs,
+  type ResourceDescription,
+  type Row,
+  readsOtherTables,
+  type Selection,
+  type WriteContext,
+} from "./resource-definition";
+import { escapeLike, type KeysetKey, keysetAfter, parseQuery, zodFieldErrors } from "./resource-query";
+
+const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
+/** Rows an export reads at a time. */
+export const exportBatchSize = 500;
+const maxInt = 2_147_483_647;
+/** Words of a search term that count when a resource searches by word. */
+const maxSearchWords = 5;
+
+/** The operations of one described resource; routes call them, and so may custom routes. */
+export function resourceService<Input extends Row>(db: Db, def: ResourceDescription<Input>) {
+  const table = def.table;
+  /** The record's name in messages, e.g. "Therapy category". */
+  const label: string = resourceRegistry[def.name].label;
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const plainFields = Object.fromEntries(
+    Object.entries(columns).filter(([key]) => !bookkeepingColumns.has(key)),
+  );
+  const formats: Record<string, Format> = def.formats ?? { view: { fields: plainFields } };
+  const writable = Object.keys(columns).filter(
+    (key) => !["id", "uuid", "version", ...bookkeepingColumns].includes(key),
+  );
+  const defaultSort = def.defaultSort ?? "id";
+  const sortKeys = Object.keys(def.sort);
+
+  const listQuery = z.strictObject({
+    page: z.coerce.number({ error: "Page must be a whole number" }).int().min(1).max(1_000_000).default(1),
+    pagesize: z.coerce
+      .number({ error: "Page size must be a whole number" })
+      .int()
+      .min(1)
+      .max(maxPageSize)
+      .optional(),
+    searchTerm: z.string().max(100, "Search term must be at most 100 characters").optional(),
+    order: z
+      .enum(sortKeys as [string, ...string[]], { error: `Order must be one of: ${sortKeys.join(", ")}` })
+      .optional(),
+    direction: z.enum(["asc", "desc"], { error: "Direction must be asc or desc" }).optional(),
+    format: z.enum(Object.keys(formats) as [string, ...string[]], { error: "Unknown format" }).optional(),
+    ...Object.fromEntries(
+      Object.entries(def.filters ?? {}).map(([key, filter]) => [key, filter.schema.optional()]),
+    ),
+    ...Object.fromEntries(
+      Object.keys(def.presets ?? {}).map((name) => [
+        name,
+        booleanParam.optional().describe("A named preset"),
+      ]),
+    ),
+  });
+
+  /** The list query a preset stands for (see `presets`); other queries as they came. */
+  function withPreset(query: unknown): unknown {
+    const raw = { ...(query as Record<string, unknown>) };
+    for (const [name, preset] of Object.entries(def.presets ?? {})) {
+      if (raw[name] !== "true") continue;
+      delete raw[name];
+      for (const [from, to] of Object.entries(preset.renames ?? {})) {
+        if (from in raw) {
+          raw[to] = raw[from];
+          delete raw[from];
+        }
+      }
+      return { ...preset.defaults, ...raw, ...preset.fixed };
+    }
+    return query;
+  }
+  /** An export takes the list's search, filters, order and format, no paging, and its columns. */
+  const exportQuery = listQuery.omit({ page: true, pagesize: true }).extend({
+    columns: z.string().max(20_000).describe("JSON list of [key, title] pairs").optional(),
+  });
+  const getQuery = z.strictObject({
+    format: z.enum(Object.keys(formats) as [string, ...string[]], { error: "Unknown format" }).optional(),
+  });
+
+  function select(tx: Tx | Db, format: string, fields?: Selection): PgSelect {
+    const shape = formats[format];
+    const query = tx
+      .select((fields ?? shape.fields) as never)
+      .from(table)
+      .$dynamic() as unknown as PgSelect;
+    return shape.joins ? shape.joins(query) : query;
+  }
+
+  /** One record in a format; `scope` is the caller's row filter (none for the machinery's own reads). */
+  async function readOne(tx: Tx | Db, where: SQL, scope?: SQL, format = "view"): Promise<Row | null> {
+    const rows = (await select(tx, format).where(and(where, scope)).limit(1)) as Row[];
+    if (rows.length === 0) return null;
+    return def.expand ? (await def.expand(tx, rows, format))[0] : rows[0];
+  }
+
+  /** Shape, then the domain's normalizer and validator; the spec's messages win over zod's. */
+  function parseInput(body: unknown): Input {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      throw validationError([], "The request body must be a JSON object");
+    }
+    const parsed = def.schema.safeParse(body);
+    let ruleErrors: FieldErrors = {};
+    try {
+      const candidate = (parsed.success ? parsed.data : body) as Input;
+      ruleErrors = def.validate(def.normalize ? def.normalize(candidate) : candidate);
+    } catch {
+      // Rules written for well-formed data may stumble over malformed input; zod reports that.
+    }
+    if (!parsed.success) throw validationError({ ...zodFieldErrors(parsed.error), ...ruleErrors });
+    if (Object.keys(ruleErrors).length > 0) throw validationError(ruleErrors);
+    return def.normalize ? def.normalize(parsed.data) : parsed.data;
+  }
+
+  async function toRow(input: Input, ctx: WriteContext): Promise<Row> {
+    if (def.toRow) return def.toRow(input, ctx);
+    const row: Row = {};
+    for (const key of writable) if (key in input) row[key] = input[key];
+    return row;
+  }
+
+  function secretChanges(input: Input) {
+    return (def.secretFields ?? [])
+      .filter((field) => typeof input[field] === "string" && input[field] !== "")
+      .map((field) => ({ field, old: null, new: "changed" }));
+  }
+
+  function whereIdOrUuid(idOrUuid: string): SQL | null {
+    if (/^\d{1,10}$/.test(idOrUuid)) {
+      const id = Number(idOrUuid);
+      return id <= maxInt ? eq(table.id, id) : null;
+    }
+    return idOrUuid.length <= 80 ? eq(table.uuid, idOrUuid) : null;
+  }
+
+  const mapDbError = (error: unknown): never => {
+    throw databaseError(error, { label, unique: def.unique }) ?? error;
+  };
+
+  async function lock(tx: Tx, uuid: string, user: SessionUser | null) {
+    if (uuid.length > 80) return null;
+    const [row] = (await tx
+      .select({ id: table.id, version: table.version })
+      .from(table)
+      .where(and(eq(table.uuid, uuid), def.scope?.(user)))
+      .for("update")) as { id: number; version: number }[];
+    return row ?? null;
+  }
+
+  type ListParams = Record<string, unknown> & {
+    searchTerm?: string;
+    order?: string;
+    direction?: "asc" | "desc";
+    format?: string;
+  };
+
+  /** The rows a list call means: the user's scope, the search and the filters. */
+  function listWhere(q: ListParams, user: SessionUser | null): SQL | undefined {
+    const term = q.searchTerm?.trim();
+    const conditions: (SQL | undefined)[] = [def.scope?.(user)];
+    if (term) {
+      const parts = def.searchByWord ? term.split(/\s+/).slice(0, maxSearchWords) : [term];
+      conditions.push(
+        and(
+          ...parts.map((part) => or(...def.search.map((column) => ilike(column, `%${escapeLike(part)}%`)))),
+        ),
+      );
+    }
+    for (const [key, filter] of Object.entries(def.filters ?? {})) {
+      if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
+    }
+    return and(...conditions);
+  }
+
+  /** A list call's order: its sort keys in turn, then id (and the row key), all one direction. */
+  function listOrder(q: ListParams) {
+    const by = [def.sort[q.order ?? defaultSort]].flat() as SQLWrapper[];
+    const descending = (q.direction ?? (q.order ? "asc" : (def.defaultDirection ?? "asc"))) === "desc";
+    // Plain keys in turn (never a row value), then id: the shape an index (…, id) serves.
+    const keys = [...by, table.id, ...(def.rowKey ? [def.rowKey] : [])].filter(
+      (key, i, all) => all.indexOf(key) === i,
+    );
+    return { keys, descending, orderBy: keys.map((key) => (descending ? desc : asc)(key)) };
+  }
+
+  /** Columns an export may name in a format: its own plain fields, and the resource's export texts. */
+  function exportColumns(format: string): Set<string> {
+    const plain = Object.entries(formats[format].fields)
+      .filter(([, field]) => is(field, Column) || is(field, SQL) || is(field, SQL.Aliased))
+      .map(([key]) => key);
+    return new Set([...plain, ...Object.keys(def.exportText ?? {})]);
+  }
+
+  return {
+    def,
+    listQuery,
+    withPreset,
+    exportQuery,
+    getQuery,
+    readOne,
+
+    async list(query: unknown, user: SessionUser | null, defaultPageSize: number): Promise<ListData<Row>> {
+      const q = parseQuery(listQuery, query) as ListParams & z.infer<typeof listQuery>;
+      const pageSize = q.pagesize ?? defaultPageSize;
+      const format = q.format ?? def.listFormat ?? "view";
+      const where = listWhere(q, user);
+      const { keys, orderBy } = listOrder(q);
+      const offset = (q.page - 1) * pageSize;
+      const shape = formats[format];
+      const keepsRows = !shape.joins || shape.joinsKeepRows === true;
+      const base = (fields: Selection, needsJoins: boolean) =>
+        needsJoins
+          ? select(db, format, fields)
+          : (db
+              .select(fields as never)
+              .from(table)
+              .$dynamic() as PgSelect);
+
+      // Counted exactly up to the bound only; beyond it the total is a lower bound (domain pager rule).
+      const bounded = base({ one: sql`1` }, !keepsRows || readsOtherTables(where, table))
+        .where(where)
+        .limit(countBound + 1)
+        .as("bounded");
+      const counting = db.select({ total: count() }).from(bounded) as unknown as Promise<{ total: number }[]>;
+
+      // One row past the page tells whether more follow. Deep pages skip over ids read from an index
+      // alone, and only the page's own rows are joined and have their derived values computed.
+      let reading: Promise<Row[]>;
+      if (keepsRows) {
+        const pageIds = base({ id: table.id }, readsOtherTables([where, keys], table))
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(pageSize + 1)
+          .offset(offset);
+        reading = select(db, format)
+          .where(sql`${table.id} = any(array(${pageIds}))`)
+          .orderBy(...orderBy) as Promise<Row[]>;
+      } else {
+        reading = select(db, format)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(pageSize + 1)
+          .offset(offset) as Promise<Row[]>;
+      }
+      const [read, totals] = await Promise.all([reading, counting]);
+      const rows = read.slice(0, pageSize);
+      const counted = Number(totals[0]?.total ?? 0);
+      const total =
+        counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
+      const items = def.expand && rows.length > 0 ? await def.expand(db, rows, format) : rows;
+      return { items, pagination: { page: q.page, pageSize, total } };
+    },
+
+    /**
+     * A CSV export of the list (issue 15): every row the list call means, in its order, no paging.
+     * Rows are read in batches after the last one's sort keys (keyset), each batch its own short
+     * query, so no connection or transaction is held while the client reads. Parameters and columns
+     * are checked before anything is sent.
+     */
+    async export(query: unknown, user: SessionUser | null) {
+      const q = parseQuery(exportQuery, query) as ListParams & { columns?: string };
+      const format = q.format ?? def.listFormat ?? "view";
+      const columns = parseCsvColumns(q.columns, exportColumns(format));
+      const where = listWhere(q, user);
+      const { keys, descending, orderBy } = listOrder(q);
+      const shape = formats[format];
+      // A key is never null only when it is a NOT NULL column of the base table that no outer join empties.
+      const keepsRows = !shape.joins || shape.joinsKeepRows === true;
+      const keyset: KeysetKey[] = keys.map((key) => {
+        const column = is(key, Column) ? key : is(key, SQL) ? nullableAs.get(key) : undefined;
+        return { key, nullable: !(column?.notNull && column.table === table && keepsRows) };
+      });
+      const keyFields = Object.fromEntries(
+        keyset.map(({ key }, i) => [`__keyset${i}`, sql`${is(key, SQL.Aliased) ? key.sql : key}`]),
+      );
+      const text = (row: Row, key: string) => def.exportText?.[key]?.(row) ?? cellText(row[key]);
+
+      async function* batches() {
+        let last: unknown[] | null = null;
+        for (;;) {
+          const read = (await select(db, format, { ...shape.fields, ...keyFields })
+            .where(and(where, last ? keysetAfter(keyset, last, descending) : undefined))
+            .orderBy(...orderBy)
+            .limit(exportBatchSize)) as Row[];
+          if (read.length === 0) return;
+          const lastRow = read[read.length - 1];
+          last = keyset.map((_, i) => lastRow[`__keyset${i}`]);
+          const rows = def.expand ? await def.expand(db, read, format) : read;
+          yield rows.map((row) => columns.map((column) => text(row, column.key)));
+          if (read.length < exportBatchSize) return;
+        }
+      }
+      return { header: columns.map((column) => column.title), batches: batches() };
+    },
+
+    async get(idOrUuid: string, query: unknown, user: SessionUser | null): Promise<Row> {
+      const { format } = parseQuery(getQuery, query);
+      const where = whereIdOrUuid(idOrUuid);
+      const record = where ? await readOne(db, where, def.scope?.(user), format ?? "view") : null;
+      if (!record) throw notFound(`${label} not found`);
+      return record;
+    },
+
+    async create(body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
+      const input = parseInput(body);
+      const uuid = typeof input.uuid === "string" && input.uuid !== "" ? input.uuid : newUuid(def.name);
+      if (!isUuidOf(def.name, uuid)) {
+        throw validationError({
+          uuid: `Uuid must be a version-4 uuid with the prefix ${uuidPrefixes[def.name]}`,
+        });
+      }
+      return db
+        .transaction(async (tx) => {
+          const ctx: WriteContext = { tx, user, change, existing: null };
+          const values = await toRow(input, ctx);
+          const [{ id }] = (await tx
+            .insert(table)
+            .values({ ...values, uuid } as never)
+            .returning({ id: table.id })) as { id: number }[];
+          await def.writeChildren?.(id, input, ctx);
+          const record = (await readOne(tx, eq(table.id, id))) as Row;
+          await def.afterChange?.(tx, null, record);
+          const changes = [...diff(null, record), ...secretChanges(input)];
+          await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes });
+          return record;
+        })
+        .catch(mapDbError);
+    },
+
+    async update(uuid: string, body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
+      const input = parseInput(body);
+      const errors: FieldError[] = [];
+      if (typeof input.uuid === "string" && input.uuid !== "" && input.uuid !== uuid) {
+        errors.push({ field: "uuid", message: "Uuid does not match the record being saved" });
+      }
+      if (typeof input.version !== "number")
+        errors.push({ field: "version", message: "Version is required" });
+      if (errors.length > 0) throw validationError(errors);
+      return db
+        .transaction(async (tx) => {
+          const locked = await lock(tx, uuid, user);
+          if (!locked) throw notFound(`${label} not found`);
+          if (locked.version !== input.version) {
+            throw conflict(
+              `This ${label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
+            );
+          }
+          const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          const ctx: WriteContext = { tx, user, change, existing: before };
+          const values = await toRow(input, ctx);
+          await tx
+            .update(table)
+            .set({ ...values, version: sql`${table.version} + 1`, updatedAt: sql`now()` } as never)
+            .where(eq(table.id, locked.id));
+          await def.writeChildren?.(locked.id, input, ctx);
+          const after = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          await def.afterChange?.(tx, before, after);
+          const changes = [...diff(before, after), ...secretChanges(input)];
+          if (changes.length > 0)
+            await recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes });
+          return after;
+        })
+        .catch(mapDbError);
+    },
+
+    async remove(uuid: string, user: SessionUser | null, change: ChangeContext): Promise<void> {
+      await db
+        .transaction(async (tx) => {
+          const locked = await lock(tx, uuid, user);
+          if (!locked) throw notFound(`${label} not found`);
+          const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
+          await tx.delete(table).where(eq(table.id, locked.id));
+          await def.afterChange?.(tx, before, null);
+          await recordAudit(tx, change, {
+            resource: def.name,
+            uuid,
+            action: "delete",
+            changes: diff(before, null),
+          });
+        })
+        .catch(mapDbError);
+    },
+  };
+}
+
+export type ResourceService = ReturnType<typeof resourceService>;
