@@ -1,18 +1,18 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FieldErrors, loadingOverlayDelayMs, newUuid, type ResourceName } from "@trialdesk/domain";
+import { useQuery } from "@tanstack/react-query";
+import { type FieldErrors, newUuid, type ResourceName } from "@trialdesk/domain";
 import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
-import { invalidateResource, queryKeys } from "../api/queries";
+import { queryKeys } from "../api/queries";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
 import { useCanWrite, useGoBack } from "./navigation";
+import { useEditor } from "./useEditor";
 import { type FormApi, useFormState } from "./useFormState";
-import { useUnsavedChangesGuard } from "./useUnsavedChangesGuard";
 
 // biome-ignore lint/suspicious/noExplicitAny: form data is whatever the resource's schema describes
 type Data = Record<string, any>;
@@ -62,13 +62,6 @@ export type SaveQuestion = { title: string; text: string; confirmLabel: string }
 function pickEditable<T extends Data>(empty: T, data: T): T {
   const keys = new Set([...Object.keys(empty), "id", "uuid", "version"]);
   return Object.fromEntries(Object.entries(data).filter(([key]) => keys.has(key))) as T;
-}
-
-/** Why a save failed, in words: the server's message and, for field errors, what they say. */
-function saveErrorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const fields = error instanceof ApiError ? error.fieldErrors.map((e) => e.message) : [];
-  return fields.length > 0 ? `${error.message}: ${fields.join("; ")}` : error.message;
 }
 
 /** What a render function learns about saving: failedSaves counts saves refused for field errors. */
@@ -125,86 +118,26 @@ function RecordForm<T extends Data>({
   }, [record.error]);
 
   const loading = record.isFetching;
-  const loaded = !itemId || Boolean(savedHere) || record.isSuccess;
-  // Save is enabled only a moment after loading ends (spec §2.3).
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    if (loading || !loaded) {
-      setReady(false);
-      return;
-    }
-    const timer = setTimeout(() => setReady(true), loadingOverlayDelayMs);
-    return () => clearTimeout(timer);
-  }, [loading, loaded]);
-
-  const [saving, setSaving] = useState(false);
   const [question, setQuestion] = useState<{ ask: SaveQuestion; data: T } | null>(null);
-  // Saves refused for field errors (client validation or a server 400), so a layout can react to each.
-  const [failedSaves, setFailedSaves] = useState(0);
-  const [conflict, setConflict] = useState(false);
-  // Why the last save failed; `fields` when it was for field errors, so the bar goes with them.
-  const [saveError, setSaveError] = useState<{ text: string; fields: boolean } | null>(null);
-  const hasErrors = Object.keys(form.errors).length > 0;
-  useEffect(() => {
-    if (!hasErrors) setSaveError((current) => (current?.fields ? null : current));
-  }, [hasErrors]);
-
-  const guard = useUnsavedChangesGuard(form.unsaved);
-
-  const goBack = useGoBack(`/${resource}`);
-  const canWrite = useCanWrite(description.resource);
-
-  const editable = (data: T) => pickEditable(description.empty(), data);
   const knownFields = Array.isArray(description.fields) ? description.fields.map((f) => f.name) : null;
-
-  const save = async () => {
-    if (!ready || saving || !canWrite) return;
-    const normalized = editable(normalize ? normalize(form.formData) : form.formData);
-    const data = description.prepare ? description.prepare(normalized) : normalized;
-    const errors = validate(data);
-    if (Object.keys(errors).length > 0) {
-      form.setErrors(errors);
-      setFailedSaves((n) => n + 1);
-      document.getElementById(fieldId(Object.keys(errors)[0]))?.focus();
-      return;
-    }
-    const ask = await description.confirmSave?.(data).catch(() => null);
-    if (ask) {
-      setQuestion({ ask, data });
-      return;
-    }
-    await send(data);
-  };
-
-  const queryClient = useQueryClient();
-  const send = async (data: T) => {
-    setSaving(true);
-    setConflict(false);
-    setSaveError(null);
-    const isNew = typeof data.id !== "number";
-    try {
-      const saved = isNew
-        ? await api.post<T>(resource, data)
-        : await api.put<T>(`${resource}/${data.uuid}`, data);
+  const { ready, saving, send, refuse, failedSaves, saveError, conflictBanner, guard } = useEditor<T>({
+    resource,
+    form,
+    loading,
+    loaded: !itemId || Boolean(savedHere) || record.isSuccess,
+    reload: async () => (await record.refetch()).data,
+    onSaved: (saved, isNew) => {
       toast({
         title: description.savedText ?? `${title} ${isNew ? "created" : "updated"}`,
         variant: "success",
       });
       description.onSaved?.(saved);
-      void invalidateResource(queryClient, resource);
-      form.setLoaded(saved);
-      guard.release();
       if (description.afterSaveRoute) navigate(description.afterSaveRoute, { replace: true });
       else
         navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
-    } catch (error) {
-      const withFields = error instanceof ApiError && error.isBadRequest && error.fieldErrors.length > 0;
-      setSaveError({ text: saveErrorText(error), fields: withFields });
+    },
+    onFailed: (error, isNew) => {
       if (error instanceof ApiError && error.isBadRequest) {
-        const fieldErrors: FieldErrors = {};
-        for (const { field, message } of error.fieldErrors) fieldErrors[field] ??= message;
-        form.setErrors(fieldErrors);
-        setFailedSaves((n) => n + 1);
         // Errors on fields this form does not show would otherwise go unseen.
         const elsewhere = knownFields
           ? error.fieldErrors.filter((e) => !knownFields.includes(e.field)).map((e) => e.message)
@@ -214,26 +147,36 @@ function RecordForm<T extends Data>({
           description: elsewhere.length ? elsewhere.join("; ") : undefined,
           variant: "destructive",
         });
-      } else if (error instanceof ApiError && error.isConflict && !isNew) {
-        setConflict(true);
-      } else {
+      } else if (!(error instanceof ApiError && error.isConflict && !isNew)) {
         toast({
           title: description.saveErrorText ?? `Error saving ${title}`,
           description: error instanceof Error ? error.message : String(error),
           variant: "destructive",
         });
       }
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+  });
 
-  const reload = async () => {
-    const fresh = await record.refetch();
-    if (fresh.data) {
-      form.setLoaded(fresh.data);
-      setConflict(false);
+  const goBack = useGoBack(`/${resource}`);
+  const canWrite = useCanWrite(description.resource);
+
+  const editable = (data: T) => pickEditable(description.empty(), data);
+  const save = async () => {
+    if (!ready || saving || !canWrite) return;
+    const normalized = editable(normalize ? normalize(form.formData) : form.formData);
+    const data = description.prepare ? description.prepare(normalized) : normalized;
+    const errors = validate(data);
+    if (Object.keys(errors).length > 0) {
+      refuse(errors);
+      document.getElementById(fieldId(Object.keys(errors)[0]))?.focus();
+      return;
     }
+    const ask = await description.confirmSave?.(data).catch(() => null);
+    if (ask) {
+      setQuestion({ ask, data });
+      return;
+    }
+    await send(data);
   };
 
   // Ctrl+S / Cmd+S saves, as in a desktop editor.
@@ -288,18 +231,7 @@ function RecordForm<T extends Data>({
             Only administrators can change these records.
           </p>
         )}
-        {conflict && (
-          <div
-            role="alert"
-            className="mx-4 mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-          >
-            <span>Someone else changed this record since you opened it.</span>
-            <Button variant="secondary" onClick={reload}>
-              <RotateCcw aria-hidden="true" className="size-4" />
-              Reload
-            </Button>
-          </div>
-        )}
+        {conflictBanner}
 
         {description.errorBar && saveError && (
           <p

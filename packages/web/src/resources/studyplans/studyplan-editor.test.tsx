@@ -137,6 +137,39 @@ describe("studyplans (issue 15, bugs 6 and 9)", () => {
     expect(bar).toHaveTextContent("Invalid field data: The study already has a studyplan");
   });
 
+  it("says when someone else saved the plan meanwhile, and Reload reads their version", async () => {
+    const u = userEvent.setup();
+    let theirs = false;
+    stubApi((call: Call) => {
+      if (call.path === `/api/studies/${studyUuid}/visits`)
+        return { data: { items: visits, pagination: { page: 1, pageSize: 100, total: 3 } } };
+      if (call.path === `/api/studyplans/${planUuid}` && call.method === "PUT") {
+        theirs = true;
+        return {
+          status: 409,
+          errorMessage: "This studyplan was changed by someone else since you opened it.",
+        };
+      }
+      if (call.path === `/api/studyplans/${planUuid}`)
+        return { data: theirs ? { ...plan, version: 3, calculationMode: "previous" } : plan };
+    });
+    open();
+    await u.click(await screen.findByRole("radio", { name: "From the previous visit" }));
+    const save = screen.getByRole("button", { name: "Save" });
+    await waitFor(() => expect(save).toBeEnabled());
+    await u.click(save);
+    expect(await screen.findByText("Someone else changed this record since you opened it.")).toBeVisible();
+    await u.click(screen.getByRole("button", { name: "Reload" }));
+    await waitFor(() =>
+      expect(
+        screen.queryByText("Someone else changed this record since you opened it."),
+      ).not.toBeInTheDocument(),
+    );
+    // Their version is on screen, with nothing left unsaved.
+    expect(screen.getByRole("radio", { name: "From the previous visit" })).toBeChecked();
+    expect(screen.queryByRole("button", { name: "Reset" })).not.toBeInTheDocument();
+  });
+
   it("lists the plan's mandatory visits against the study's, so the status is plain", async () => {
     server();
     renderRoutes([{ path: "/studyplans", element: <List /> }], ["/studyplans"]);

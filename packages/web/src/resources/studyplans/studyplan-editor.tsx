@@ -27,7 +27,6 @@ import {
   dropAnimationMs,
   emptyStudyplan,
   type ListData,
-  loadingOverlayDelayMs,
   lookupPageSizes,
   newUuid,
   randomisationVisitType,
@@ -44,10 +43,10 @@ import { ArrowDown, ArrowLeft, ArrowUp, GripVertical, Minus, Plus, RotateCcw, Sa
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../../api/client";
-import { invalidateResource, queryKeys, useLookupRows } from "../../api/queries";
+import { queryKeys, useLookupRows } from "../../api/queries";
 import { toast } from "../../app/toast";
+import { saveErrorText, useEditor } from "../../screens/useEditor";
 import { useFormState } from "../../screens/useFormState";
-import { useUnsavedChangesGuard } from "../../screens/useUnsavedChangesGuard";
 import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { LoadingOverlay } from "../../ui/spinner";
@@ -194,47 +193,26 @@ export function StudyplanEditor({
   };
 
   const loading = plan.isFetching || study.isFetching || visits.isFetching;
-  const loaded = (!studyplanUuid || plan.isSuccess) && visits.isSuccess;
-  // Save is enabled only a moment after loading ends (spec §2.3).
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    if (loading || !loaded) {
-      setReady(false);
-      return;
-    }
-    const timer = setTimeout(() => setReady(true), loadingOverlayDelayMs);
-    return () => clearTimeout(timer);
-  }, [loading, loaded]);
-
-  const guard = useUnsavedChangesGuard(form.unsaved);
-  const [saving, setSaving] = useState(false);
-  // Why the last save failed, with the server's field messages (e.g. "The study already has a studyplan").
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const save = async () => {
-    if (!ready || saving) return;
-    setSaving(true);
-    setSaveError(null);
-    const data = editable(form.formData);
-    try {
-      const saved =
-        typeof data.id === "number"
-          ? await api.put<PlanRecord>(`studyplans/${data.uuid}`, data)
-          : await api.post<PlanRecord>("studyplans", data);
+  // The generic form's save (field errors, the 409 banner, the guard); the saved plan's edit route next.
+  const { ready, saving, send, saveError, conflictBanner, guard } = useEditor<PlanForm>({
+    resource: "studyplans",
+    form,
+    loading,
+    loaded: (!studyplanUuid || plan.isSuccess) && visits.isSuccess,
+    reload: async () => (await plan.refetch()).data,
+    toForm: editable,
+    onSaved: (saved) => {
       toast({ title: "Studyplan saved successfully", variant: "success" });
-      form.setLoaded(editable(saved));
-      guard.release();
       queryClient.setQueryData(queryKeys.form("studyplans", saved.uuid), saved);
-      void invalidateResource(queryClient, "studyplans");
       navigate(`/studyplans/${saved.uuid}/edit`, { replace: true });
-    } catch (error) {
-      const fields = error instanceof ApiError ? error.fieldErrors.map((e) => e.message) : [];
-      const message = error instanceof Error ? error.message : String(error);
-      const text = fields.length > 0 ? `${message}: ${fields.join("; ")}` : message;
-      setSaveError(text);
-      toast({ title: "Error during save", description: text, variant: "destructive" });
-    } finally {
-      setSaving(false);
-    }
+    },
+    onFailed: (error, isNew) => {
+      if (error instanceof ApiError && error.isConflict && !isNew) return;
+      toast({ title: "Error during save", description: saveErrorText(error), variant: "destructive" });
+    },
+  });
+  const save = () => {
+    if (ready && !saving) void send(editable(form.formData));
   };
   const reset = () => {
     form.reset();
@@ -312,12 +290,14 @@ export function StudyplanEditor({
         </div>
       </header>
 
+      {conflictBanner}
+      {/* Why the last save failed, with the server's field messages (e.g. "The study already has a studyplan"). */}
       {saveError && (
         <p
           role="alert"
           className="mx-4 mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
         >
-          {saveError}
+          {saveError.text}
         </p>
       )}
 
