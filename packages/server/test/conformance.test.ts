@@ -49,8 +49,10 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     return record;
   };
   const names = resources.map((r) => r.name);
-  const takesPassword = (name: string) =>
-    "password" in (resources.find((r) => r.name === name)?.schema as z.ZodObject).shape;
+  const takesPassword = (name: string) => {
+    const schema = resources.find((r) => r.name === name)?.schema as z.ZodObject | undefined;
+    return schema !== undefined && "password" in schema.shape;
+  };
 
   it("registers exactly the registry's resources", () => {
     expect([...names].sort()).toEqual([...resourceNames].sort());
