@@ -4,6 +4,7 @@ import { type FormEvent, useId, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { Button } from "../ui/button";
 import { Input } from "../ui/input";
+import { Banner } from "../ui/panel";
 import { useSession } from "./session";
 import { PageSpinner } from "./spinner";
 
@@ -45,12 +46,9 @@ export function LoginPage() {
         </div>
         <h1 className="mb-4 text-xl font-semibold">Welcome back!</h1>
         {error && (
-          <div
-            role="alert"
-            className="mb-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800"
-          >
+          <Banner role="alert" tone="error" className="mb-4">
             {error}
-          </div>
+          </Banner>
         )}
         <form onSubmit={submit} className="space-y-4">
           <div className="space-y-1">

@@ -7,6 +7,7 @@ import { queryKeys } from "../api/queries";
 import { useSession } from "../app/session";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
+import { Panel } from "../ui/panel";
 import { Spinner } from "../ui/spinner";
 import { History } from "./History";
 import type { Row } from "./ListScreen";
@@ -58,7 +59,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
 
   return (
     <div className="flex flex-col gap-4">
-      <section className="rounded-lg border border-gray-200 bg-white shadow-sm">
+      <Panel>
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
           <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
           <div className="flex items-center gap-2">
@@ -97,7 +98,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
             <p className="text-sm text-gray-600">The record could not be shown.</p>
           )}
         </div>
-      </section>
+      </Panel>
       {/* Only the signed-in see the audit trail; a public page asks nothing of it. */}
       {item && user && <History resource={resource} uuid={String(item.uuid)} rows={rows as DetailRow[]} />}
     </div>

@@ -8,6 +8,7 @@ import { queryKeys } from "../api/queries";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
+import { Banner, Panel } from "../ui/panel";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
 import { useCanWrite, useGoBack } from "./navigation";
@@ -201,7 +202,7 @@ function RecordForm<T extends Data>({
   const heading = itemId ? (description.editTitle ?? title) : (description.createTitle ?? title);
 
   return (
-    <section className="relative rounded-lg border border-gray-200 bg-white shadow-sm">
+    <Panel className="relative">
       <form onSubmit={onSubmit} noValidate aria-label={heading}>
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
           <h1 className="text-xl font-semibold text-gray-900">{heading}</h1>
@@ -224,31 +225,22 @@ function RecordForm<T extends Data>({
         </header>
 
         {!canWrite && (
-          <p
-            role="note"
-            className="mx-4 mt-4 rounded-md border border-gray-200 bg-gray-50 px-3 py-2 text-sm text-gray-700"
-          >
+          <Banner role="note" tone="note" className="mx-4 mt-4">
             Only administrators can change these records.
-          </p>
+          </Banner>
         )}
         {conflictBanner}
 
         {description.errorBar && saveError && (
-          <p
-            role="alert"
-            className="mx-4 mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
-          >
+          <Banner role="alert" tone="error" className="mx-4 mt-4">
             {saveError.text}
-          </p>
+          </Banner>
         )}
 
         {description.invalidBanner && failedSaves > 0 && Object.keys(form.errors).length > 0 && (
-          <p
-            role="alert"
-            className="mx-4 mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
-          >
+          <Banner role="alert" tone="error" className="mx-4 mt-4">
             {description.invalidBanner}
-          </p>
+          </Banner>
         )}
 
         {/* Someone who may not save gets every field read-only (a disabled fieldset reaches every
@@ -276,6 +268,6 @@ function RecordForm<T extends Data>({
       <LoadingOverlay show={loading} />
 
       {guard.dialog}
-    </section>
+    </Panel>
   );
 }

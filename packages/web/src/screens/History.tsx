@@ -10,6 +10,7 @@ import { format as formatDate } from "date-fns";
 import { type ReactNode, useMemo } from "react";
 import { ApiError, api } from "../api/client";
 import { queryKeys } from "../api/queries";
+import { Panel } from "../ui/panel";
 import { Spinner } from "../ui/spinner";
 import type { DetailRow } from "./DetailScreen";
 import type { Row } from "./ListScreen";
@@ -200,7 +201,7 @@ export function History({ resource, uuid, rows }: { resource: string; uuid: stri
   const forbidden = history.error instanceof ApiError && [401, 403].includes(history.error.status);
   if (forbidden) return null;
   return (
-    <section aria-labelledby="history-title" className="rounded-lg border border-gray-200 bg-white shadow-sm">
+    <Panel aria-labelledby="history-title">
       <h2
         id="history-title"
         className="border-b border-gray-200 px-4 py-3 text-base font-semibold text-gray-900"
@@ -230,6 +231,6 @@ export function History({ resource, uuid, rows }: { resource: string; uuid: stri
           </ol>
         )}
       </div>
-    </section>
+    </Panel>
   );
 }

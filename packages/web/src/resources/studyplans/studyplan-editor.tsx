@@ -49,6 +49,7 @@ import { saveErrorText, useEditor } from "../../screens/useEditor";
 import { useFormState } from "../../screens/useFormState";
 import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
+import { Banner, Panel } from "../../ui/panel";
 import { LoadingOverlay } from "../../ui/spinner";
 import { ScheduleRow } from "./schedule-row";
 
@@ -264,10 +265,7 @@ export function StudyplanEditor({
   const activeVisit = activeId === null ? undefined : byId.get(activeId);
 
   return (
-    <section
-      className="relative rounded-lg border border-gray-200 bg-white shadow-sm"
-      aria-labelledby="plan-title"
-    >
+    <Panel className="relative" aria-labelledby="plan-title">
       <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
         <h1 id="plan-title" className="text-xl font-semibold text-gray-900">
           {title}
@@ -293,12 +291,9 @@ export function StudyplanEditor({
       {conflictBanner}
       {/* Why the last save failed, with the server's field messages (e.g. "The study already has a studyplan"). */}
       {saveError && (
-        <p
-          role="alert"
-          className="mx-4 mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800"
-        >
+        <Banner role="alert" tone="error" className="mx-4 mt-3">
           {saveError.text}
-        </p>
+        </Banner>
       )}
 
       <CalculationChoice
@@ -396,7 +391,7 @@ export function StudyplanEditor({
 
       <LoadingOverlay show={loading} />
       {guard.dialog}
-    </section>
+    </Panel>
   );
 }
 
@@ -432,13 +427,10 @@ function CalculationChoice({
         ))}
       </fieldset>
       {decreasing && (
-        <p
-          role="status"
-          className="w-fit rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900"
-        >
+        <Banner role="status" tone="warning" className="w-fit">
           The days go down along this plan, but "From the first visit" counts every visit's days from the
           first visit. If they are days from the previous visit, choose "From the previous visit".
-        </p>
+        </Banner>
       )}
     </div>
   );
