@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { Envelope } from "@trialdesk/domain";
+import type { Envelope, ListData } from "@trialdesk/domain";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
@@ -159,4 +159,24 @@ export function toInput(value: Json, schema: z.ZodType): Json {
     return value.map((v) => toInput(v, element));
   }
   return value;
+}
+
+/**
+ * One resource's API as a signed-in user — the default session, or another per call — answering
+ * what `t.request` answers. Made before the app starts (describe time), so it takes getters.
+ */
+export function resourceClient<T, Row = T>(app: () => TestApp, name: string, session: () => Session) {
+  const url = `/api/${name}`;
+  return {
+    create: (payload: object, as = session()) =>
+      app().request<T>({ method: "POST", url, session: as, payload }),
+    update: (uuid: string, payload: object, as = session()) =>
+      app().request<T>({ method: "PUT", url: `${url}/${uuid}`, session: as, payload }),
+    get: (id: string, as = session()) =>
+      app().request<T>({ method: "GET", url: `${url}/${id}`, session: as }),
+    list: <R = Row>(query: string, as = session()) =>
+      app().request<ListData<R>>({ method: "GET", url: `${url}?${query}`, session: as }),
+    remove: (uuid: string, as = session()) =>
+      app().request<{ deleted: boolean }>({ method: "DELETE", url: `${url}/${uuid}`, session: as }),
+  };
 }

@@ -1,7 +1,7 @@
-import type { ListData, Partner } from "@trialdesk/domain";
+import type { Partner } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartner, partnerInput } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
 
 describe.each(databaseKinds)("partners on %s", (kind) => {
   let t: TestApp;
@@ -13,11 +13,11 @@ describe.each(databaseKinds)("partners on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/partners";
-  const create = (payload: object) => t.request<Partner>({ method: "POST", url, session: admin, payload });
-  const update = (uuid: string, payload: object) =>
-    t.request<Partner>({ method: "PUT", url: `${url}/${uuid}`, session: admin, payload });
-  const list = (query: string, session = admin) =>
-    t.request<ListData<Partner>>({ method: "GET", url: `${url}?${query}`, session });
+  const { create, update, list } = resourceClient<Partner>(
+    () => t,
+    "partners",
+    () => admin,
+  );
 
   it("creates and updates a partner; code upper-cased and cut to 3, flags kept", async () => {
     const input = partnerInput({ name: "Quintiles Hungary", code: "qtlx", cro: true });

@@ -15,7 +15,7 @@ import {
   patientVisitInput,
 } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 type View = PatientVisit & {
@@ -86,14 +86,11 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/patient-visits";
-  const create = (payload: object, session = staffA) =>
-    t.request<View>({ method: "POST", url, session, payload });
-  const update = (uuid: string, payload: object, session = staffA) =>
-    t.request<View>({ method: "PUT", url: `${url}/${uuid}`, session, payload });
-  const get = (id: string, session = staffA) =>
-    t.request<View>({ method: "GET", url: `${url}/${id}`, session });
-  const list = (query: string, session = staffA) =>
-    t.request<ListData<PatientVisitListRow>>({ method: "GET", url: `${url}?${query}`, session });
+  const { create, update, get, list } = resourceClient<View, PatientVisitListRow>(
+    () => t,
+    "patient-visits",
+    () => staffA,
+  );
   const detail = (query: string, session = staffA) =>
     t.request<PatientVisitDetail>({ method: "GET", url: `/api/patient-visit-detail?${query}`, session });
 

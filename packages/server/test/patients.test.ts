@@ -5,7 +5,7 @@ import { studyPatients } from "../src/resources/study-patients/study-patients.ta
 import { demoPatientCount } from "../src/seed/demo-patients";
 import { createPatient, createSite, createStudy, patientInput } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("patients on %s", (kind) => {
@@ -25,14 +25,11 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/patients";
-  const create = (payload: object, session = staffA) =>
-    t.request<Patient>({ method: "POST", url, session, payload });
-  const update = (uuid: string, payload: object, session = staffA) =>
-    t.request<Patient>({ method: "PUT", url: `${url}/${uuid}`, session, payload });
-  const get = (id: string, session = staffA) =>
-    t.request<Patient>({ method: "GET", url: `${url}/${id}`, session });
-  const list = <T = PatientListRow>(query: string, session = staffA) =>
-    t.request<ListData<T>>({ method: "GET", url: `${url}?${query}`, session });
+  const { create, update, get, list } = resourceClient<Patient, PatientListRow>(
+    () => t,
+    "patients",
+    () => staffA,
+  );
 
   it("creates a patient with its detail, address and contacts, and reads it back whole", async () => {
     const input = patientInput(siteA.id, {

@@ -1,4 +1,4 @@
-import { type ListData, newUuid, type ProjectOption, type ProjectView } from "@trialdesk/domain";
+import { newUuid, type ProjectOption, type ProjectView } from "@trialdesk/domain";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studies } from "../src/resources/studies/studies.table";
@@ -12,7 +12,7 @@ import {
   projectInput,
   uniqueCode,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
 
 describe.each(databaseKinds)("projects on %s", (kind) => {
   let t: TestApp;
@@ -43,12 +43,11 @@ describe.each(databaseKinds)("projects on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/projects";
-  const create = (payload: object) =>
-    t.request<ProjectView>({ method: "POST", url, session: staff, payload });
-  const update = (uuid: string, payload: object) =>
-    t.request<ProjectView>({ method: "PUT", url: `${url}/${uuid}`, session: staff, payload });
-  const list = <T = ProjectView>(query: string) =>
-    t.request<ListData<T>>({ method: "GET", url: `${url}?${query}`, session: staff });
+  const { create, update, list } = resourceClient<ProjectView>(
+    () => t,
+    "projects",
+    () => staff,
+  );
   const errorsOf = (res: { body: { header: { fieldErrors: { field: string; message: string }[] } } }) =>
     Object.fromEntries(res.body.header.fieldErrors.map((e) => [e.field, e.message]));
 

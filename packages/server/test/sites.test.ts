@@ -1,7 +1,7 @@
-import type { ListData, Site, SiteOption } from "@trialdesk/domain";
+import type { Site, SiteOption } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSite, siteInput } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
 
 describe.each(databaseKinds)("sites on %s", (kind) => {
   let t: TestApp;
@@ -13,12 +13,11 @@ describe.each(databaseKinds)("sites on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/sites";
-  const create = (payload: object, session = admin) =>
-    t.request<Site>({ method: "POST", url, session, payload });
-  const update = (uuid: string, payload: object) =>
-    t.request<Site>({ method: "PUT", url: `${url}/${uuid}`, session: admin, payload });
-  const list = (query: string, session = admin) =>
-    t.request<ListData<Site>>({ method: "GET", url: `${url}?${query}`, session });
+  const { create, update, list } = resourceClient<Site>(
+    () => t,
+    "sites",
+    () => admin,
+  );
 
   it("creates a site with every field; code upper-cased and cut to 5, barcode prefix stored ending in -", async () => {
     const input = siteInput({

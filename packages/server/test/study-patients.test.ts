@@ -16,7 +16,7 @@ import {
   studyPatientInput,
 } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("study-patients on %s", (kind) => {
@@ -42,14 +42,11 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/study-patients";
-  const create = (payload: object, session = staffA) =>
-    t.request<StudyPatient>({ method: "POST", url, session, payload });
-  const update = (uuid: string, payload: object, session = staffA) =>
-    t.request<StudyPatient>({ method: "PUT", url: `${url}/${uuid}`, session, payload });
-  const get = (id: string, session = staffA) =>
-    t.request<StudyPatient>({ method: "GET", url: `${url}/${id}`, session });
-  const list = <T = StudyPatientListRow>(query: string, session = staffA) =>
-    t.request<ListData<T>>({ method: "GET", url: `${url}?${query}`, session });
+  const { create, update, get, list } = resourceClient<StudyPatient, StudyPatientListRow>(
+    () => t,
+    "study-patients",
+    () => staffA,
+  );
   const patientOf = (siteId: number, lastName = "Kovács", firstName = "Anna") =>
     createPatient(t.database.db, siteId, {
       patientDetail: {
