@@ -30,7 +30,8 @@ export type DetailDescription<T extends Row = Row> = {
   param?: string;
 };
 
-const show = (value: unknown): ReactNode =>
+/** A value as a detail row shows it: "—" for nothing (null, undefined or empty text). */
+export const show = (value: unknown): string =>
   value === null || value === undefined || value === "" ? "—" : String(value);
 
 /**

@@ -33,10 +33,11 @@ import { useParams, useSearchParams } from "react-router";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
-import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
+import type { ListDescription, Row } from "../../screens/ListScreen";
+import { NoSiteChosen, siteScopedList } from "../../screens/site-scoped";
 import type { FormApi } from "../../screens/useFormState";
 import { Badge, type BadgeColor } from "../../ui/badge";
 import { Checkbox } from "../../ui/checkbox";
@@ -44,7 +45,6 @@ import { Field } from "../../ui/field";
 import { Input } from "../../ui/input";
 import { SearchableSelect } from "../../ui/select";
 import { Spinner } from "../../ui/spinner";
-import { NoSiteChosen } from "../patients/patient-screens";
 
 export type PatientVisitForm = Partial<PatientVisitInput> & {
   patientName?: string | null;
@@ -375,8 +375,6 @@ export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescrip
   };
 };
 
-const show = (value: string | null | undefined) => value || "—";
-
 type PatientVisitView = PatientVisit & {
   patientName: string;
   studyName: string;
@@ -400,11 +398,7 @@ const detail: DetailDescription<PatientVisitView> = {
   ],
 };
 
-export function List() {
-  const { site } = useActiveSite();
-  const description = useMemo(() => (site ? listOf(site) : null), [site]);
-  return description ? <ListScreen description={description} /> : <NoSiteChosen />;
-}
+export const List = siteScopedList(listOf);
 
 const positiveId = (value: string | null) => {
   const n = Number(value);

@@ -23,25 +23,15 @@ import { type ReactNode, useMemo } from "react";
 import { api } from "../../api/client";
 import { getConfig } from "../../app/config";
 import { useActiveSite } from "../../app/site";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
-import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import type { ListDescription } from "../../screens/ListScreen";
+import { NoSiteChosen, siteScopedList } from "../../screens/site-scoped";
 import type { FormApi } from "../../screens/useFormState";
 import { Badge } from "../../ui/badge";
 import { countryName } from "../../ui/country-select";
 import { ContactsBlock } from "./contacts-block";
-
-/** Patient screens work in the active site (spec §1, §2.5); without one they show only this. */
-export function NoSiteChosen() {
-  return (
-    <section className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
-      <p role="status" className="text-base font-medium text-gray-800">
-        Please select a site first
-      </p>
-    </section>
-  );
-}
 
 /** Green Active when the status is 1, otherwise red Inactive (spec §2.5). */
 export const StatusBadge = ({ status }: { status: unknown }) =>
@@ -192,8 +182,6 @@ const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<
   fields: (form) => <PatientFields form={form} phoneCountry={phoneCountry} />,
 });
 
-const show = (value: string | null | undefined) => value || "—";
-
 const detail: DetailDescription<Patient> = {
   resource: "patients",
   title: "Patient",
@@ -240,11 +228,7 @@ const detail: DetailDescription<Patient> = {
   ],
 };
 
-export function List() {
-  const { site } = useActiveSite();
-  const description = useMemo(() => (site ? listOf(site) : null), [site]);
-  return description ? <ListScreen description={description} /> : <NoSiteChosen />;
-}
+export const List = siteScopedList(listOf);
 
 /** The active site's country, the default region of its patients' local phone numbers (issue 15). */
 function useSiteCountry(site: SiteOption | null): string | null {

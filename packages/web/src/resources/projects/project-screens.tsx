@@ -23,7 +23,7 @@ import {
 } from "@trialdesk/domain";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useLookupRows } from "../../api/queries";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -317,9 +317,6 @@ function SiteNames({ ids }: { ids: number[] }) {
   const labelOf = (id: number) => sites.data?.find((s) => s.value === id)?.label ?? String(id);
   return ids.map(labelOf).join(", ");
 }
-
-const show = (value: unknown) =>
-  value === null || value === undefined || value === "" ? "—" : String(value);
 
 const detail: DetailDescription<ProjectView> = {
   resource: "projects",

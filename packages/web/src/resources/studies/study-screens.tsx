@@ -12,7 +12,7 @@ import {
 } from "@trialdesk/domain";
 import { Link } from "react-router";
 import { useLookupRows } from "../../api/queries";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
@@ -101,8 +101,6 @@ const form: FormDescription<StudyForm> = {
   validate: validateStudy,
   fields: (form) => <StudyFields form={form} />,
 };
-
-const show = (value: string | null | undefined) => value || "—";
 
 const detail: DetailDescription<Study> = {
   resource: "studies",

@@ -18,17 +18,15 @@ import {
   toIsoDate,
   validateStudyPatient,
 } from "@trialdesk/domain";
-import { useMemo } from "react";
 import { api } from "../../api/client";
-import { useActiveSite } from "../../app/site";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
-import { type FormDescription, FormScreen, type SaveQuestion } from "../../screens/FormScreen";
-import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
+import type { FormDescription, SaveQuestion } from "../../screens/FormScreen";
+import type { ListDescription, Row } from "../../screens/ListScreen";
+import { siteScopedForm, siteScopedList } from "../../screens/site-scoped";
 import type { FormApi } from "../../screens/useFormState";
 import { Badge } from "../../ui/badge";
 import { Switch } from "../../ui/switch";
-import { NoSiteChosen } from "../patients/patient-screens";
 
 /** Active green, Closed red (spec §2.5). */
 export const AssignmentStatus = ({ active }: { active: unknown }) =>
@@ -202,8 +200,6 @@ async function confirmInactive(data: Form): Promise<SaveQuestion | null> {
   };
 }
 
-const show = (value: string | null | undefined) => value || "—";
-
 const detail: DetailDescription<StudyPatient> = {
   resource: "study-patients",
   title: "Study patient",
@@ -224,16 +220,8 @@ const detail: DetailDescription<StudyPatient> = {
   ],
 };
 
-export function List() {
-  const { site } = useActiveSite();
-  const description = useMemo(() => (site ? listOf(site) : null), [site]);
-  return description ? <ListScreen description={description} /> : <NoSiteChosen />;
-}
+export const List = siteScopedList(listOf);
 
-export function Form() {
-  const { site } = useActiveSite();
-  const description = useMemo(() => (site ? formOf(site) : null), [site]);
-  return description ? <FormScreen description={description} /> : <NoSiteChosen />;
-}
+export const Form = siteScopedForm(formOf);
 
 export const Detail = () => <DetailScreen description={detail} />;

@@ -5,7 +5,7 @@ import {
   studyplanStatus,
 } from "@trialdesk/domain";
 import { useParams } from "react-router";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { Badge, type BadgeColor } from "../../ui/badge";
 import { type PlanRecord, StudyplanEditor } from "./studyplan-editor";
@@ -60,8 +60,6 @@ const list: ListDescription<StudyplanListRow> = {
   viewRoute: (row) => (row.studyplanUuid ? `/studyplans/${row.studyplanUuid}` : null),
   describe: (row) => `the studyplan of ${row.studyName}`,
 };
-
-const show = (value: unknown) => (value === null || value === undefined ? "—" : String(value));
 
 /** The detail rows (spec §2.5): the plan's study, then one block per schedule entry. */
 const detail: DetailDescription<PlanRecord> = {

@@ -24,11 +24,11 @@ import { useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { queryKeys, useLookupRows } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
+import { NoSiteChosen } from "../../screens/site-scoped";
 import { Checkbox } from "../../ui/checkbox";
 import { Field } from "../../ui/field";
 import { SearchableSelect } from "../../ui/select";
 import { Spinner } from "../../ui/spinner";
-import { NoSiteChosen } from "../patients/patient-screens";
 import { visitStateColors } from "../worklist/visit-state";
 
 /** Every row has this height, so the virtualiser can place 2,000 rows without measuring them. */

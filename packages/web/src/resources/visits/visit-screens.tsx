@@ -13,7 +13,7 @@ import {
 } from "@trialdesk/domain";
 import { Check } from "lucide-react";
 import { useLookupRows } from "../../api/queries";
-import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
+import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen, type Row } from "../../screens/ListScreen";
@@ -127,8 +127,6 @@ const form: FormDescription<VisitForm> = {
   validate: validateVisit,
   fields: (form) => <VisitFields form={form} />,
 };
-
-const show = (value: string | null | undefined) => value || "—";
 
 const detail: DetailDescription<Visit> = {
   resource: "visits",

@@ -13,7 +13,7 @@ import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { useActiveSite } from "../../app/site";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
-import { NoSiteChosen } from "../patients/patient-screens";
+import { NoSiteChosen } from "../../screens/site-scoped";
 import { VisitStateBadge, visitStateColors } from "./visit-state";
 
 /** The filter chips of the worklist (issue 12), in this order; unscheduled rows have no chip. */
