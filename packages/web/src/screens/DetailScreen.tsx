@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Pencil } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
-import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { api } from "../api/client";
 import { queryKeys } from "../api/queries";
 import { useSession } from "../app/session";
@@ -41,8 +41,6 @@ export const show = (value: unknown): string =>
 export function DetailScreen<T extends Row>({ description }: { description: DetailDescription<T> }) {
   const { resource, title, rows, idLabel = "Id", uuidLabel = "Uuid", format = "view" } = description;
   const itemId = useParams()[description.param ?? "itemId"] ?? "";
-  const _navigate = useNavigate();
-  const _location = useLocation();
   const { user } = useSession();
 
   const record = useQuery({

@@ -57,50 +57,84 @@ export const defaultUser: SignedInUser = {
 const sessionPaths = new Set(["/config.json", "/api/token", "/api/me"]);
 const notFound: Reply = { status: 404, errorMessage: "Not found" };
 
-export type Reply = { status?: number; data?: unknown; errorMessage?: string; fieldErrors?: FieldError[] };
-export type Call = { method: string; path: string; search: URLSearchParams; body: unknown };
+export type Reply = {
+  status?: number;
+  data?: unknown;
+  errorMessage?: string;
+  errorCode?: string | null;
+  fieldErrors?: FieldError[];
+};
+/** One fetch the code under test made, as both fakes (stubApi here, the frame's fakeServer) record it. */
+export type Call = {
+  method: string;
+  /** The path without the query. */
+  path: string;
+  /** The whole URL, query included. */
+  url: string;
+  search: URLSearchParams;
+  headers: Record<string, string>;
+  body: unknown;
+};
 
-/**
- * Stubs fetch: `handler` gets each call (method, path without query, query, body) and answers a
- * Reply, wrapped in the API envelope. Returns the list of calls made.
- */
-export function stubApi(handler: (call: Call) => Reply | undefined) {
+/** Stubs fetch: every call is recorded and answered by `respond`. Returns the calls made. */
+export function stubFetch(respond: (call: Call) => Promise<Response> | Response) {
   const calls: Call[] = [];
   vi.stubGlobal(
     "fetch",
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, "http://localhost");
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), "http://localhost");
       const call: Call = {
         method: (init.method ?? "GET").toUpperCase(),
         path: url.pathname,
+        url: url.href,
         search: url.searchParams,
+        headers: Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>)),
         body: init.body ? JSON.parse(String(init.body)) : undefined,
       };
-      // The session start-up calls are not what the screens' tests look at.
-      if (!sessionPaths.has(call.path)) calls.push(call);
-      if (call.path === "/config.json") return new Response("{}", { status: 200 });
-      // Session start-up calls are answered as the default administrator unless the handler comes
-      // from signedInAs, which answers them itself.
-      const session = sessionPaths.has(call.path) && !handlesSession.has(handler);
-      const reply = (session ? signedInAs(defaultUser, () => undefined)(call) : handler(call)) ?? notFound;
-      const status = reply.status ?? 200;
-      const ok = status < 400;
-      return new Response(
-        JSON.stringify({
-          header: {
-            result: ok ? "success" : "error",
-            errorMessage: ok ? null : (reply.errorMessage ?? "Failed"),
-            errorCode: null,
-            errorDetail: null,
-            fieldErrors: reply.fieldErrors ?? [],
-            requestId: "req-1",
-          },
-          data: reply.data ?? null,
-        }),
-        { status, headers: { "Content-Type": "application/json" } },
-      );
+      calls.push(call);
+      return respond(call);
     }),
   );
+  return calls;
+}
+
+/** A reply as the server sends it: the API envelope with its header and data. */
+export function envelopeResponse(reply: Reply): Response {
+  const status = reply.status ?? 200;
+  const ok = status < 400;
+  return new Response(
+    JSON.stringify({
+      header: {
+        result: ok ? "success" : "error",
+        errorMessage: ok ? null : (reply.errorMessage ?? "Failed"),
+        errorCode: ok ? null : (reply.errorCode ?? null),
+        errorDetail: null,
+        fieldErrors: reply.fieldErrors ?? [],
+        requestId: "req-1",
+      },
+      data: reply.data ?? null,
+    }),
+    { status, headers: { "Content-Type": "application/json" } },
+  );
+}
+
+/**
+ * Stubs the API: `handler` gets each call and answers a Reply, wrapped in the envelope; the session
+ * start-up calls are answered as the default administrator. Returns the calls the screens made.
+ */
+export function stubApi(handler: (call: Call) => Reply | undefined) {
+  const calls: Call[] = [];
+  stubFetch((call) => {
+    // The session start-up calls are not what the screens' tests look at.
+    if (!sessionPaths.has(call.path)) calls.push(call);
+    if (call.path === "/config.json") return new Response("{}", { status: 200 });
+    // Session start-up calls are answered as the default administrator unless the handler comes
+    // from signedInAs, which answers them itself.
+    const session = sessionPaths.has(call.path) && !handlesSession.has(handler);
+    return envelopeResponse(
+      (session ? signedInAs(defaultUser, () => undefined)(call) : handler(call)) ?? notFound,
+    );
+  });
   return calls;
 }
 

@@ -3,7 +3,7 @@ import { render } from "@testing-library/react";
 import type { AppConfig, MenuItem, SignedInUser, SiteOption, WorklistState } from "@trialdesk/domain";
 import { type ReactNode, StrictMode } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
-import { vi } from "vitest";
+import { type Call, envelopeResponse, stubFetch } from "../../screens/test-utils";
 import { createQueryClient } from "../query-client";
 import { buildRoutes } from "../routes";
 import { SessionProvider } from "../session";
@@ -15,14 +15,7 @@ import { Toaster } from "../toaster";
  */
 export type Reply = { status?: number; data?: unknown; error?: string } | Promise<never>;
 export type Handler = (call: Call) => Reply;
-export type Call = {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-  /** The whole URL, query included. */
-  url: string;
-};
+export type { Call };
 
 export const demoUser: SignedInUser = {
   id: 1,
@@ -96,50 +89,29 @@ export function signedInHandlers(overrides: Record<string, Handler> = {}): Recor
 }
 
 export function fakeServer(handlers: Record<string, Handler>) {
-  const calls: Call[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), "http://localhost");
-    const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
-    const call: Call = {
-      method,
-      path: url.pathname,
-      url: url.href,
-      headers,
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const handler = handlers[`${method} ${url.pathname}`];
-    if (!handler) return envelopeResponse(404, undefined, `No fake for ${method} ${url.pathname}`);
+  const calls = stubFetch(async (call) => {
+    const handler = handlers[`${call.method} ${call.path}`];
+    if (!handler)
+      return envelopeResponse({
+        status: 404,
+        errorMessage: `No fake for ${call.method} ${call.path}`,
+        errorCode: "ERROR",
+      });
     const reply = await handler(call);
     // /config.json is not an API answer: it is the bare configuration.
-    if (url.pathname === "/config.json")
+    if (call.path === "/config.json")
       return new Response(JSON.stringify(reply.data), { status: reply.status ?? 200 });
-    return envelopeResponse(reply.status ?? 200, reply.data, reply.error);
+    return envelopeResponse({
+      status: reply.status,
+      data: reply.data,
+      errorMessage: reply.error,
+      errorCode: "ERROR",
+    });
   });
-  vi.stubGlobal("fetch", fetchMock);
   return {
     calls,
     callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path),
   };
-}
-
-function envelopeResponse(status: number, data: unknown, error?: string): Response {
-  const ok = status < 400;
-  return new Response(
-    JSON.stringify({
-      header: {
-        result: ok ? "success" : "error",
-        errorMessage: ok ? null : (error ?? "Failed"),
-        errorCode: ok ? null : "ERROR",
-        errorDetail: null,
-        fieldErrors: [],
-        requestId: "req-1",
-      },
-      data: data ?? null,
-    }),
-    { status, headers: { "Content-Type": "application/json" } },
-  );
 }
 
 /** A small screen standing in for the resources' routes. */
