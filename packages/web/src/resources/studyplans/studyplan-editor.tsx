@@ -1,68 +1,61 @@
 import {
   type Announcements,
-  type CollisionDetection,
-  closestCenter,
   DndContext,
   type DragEndEvent,
   type DragOverEvent,
   DragOverlay,
-  type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
-  rectIntersection,
   type UniqueIdentifier,
-  useDroppable,
   useSensor,
   useSensors,
 } from "@dnd-kit/core";
-import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { arrayMove } from "@dnd-kit/sortable";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   availableVisits,
-  type CalculationMode,
-  calculationModeLabels,
-  calculationModes,
   decreasingDays,
-  dragKeyboardStepPx,
   dropAnimationMs,
   emptyStudyplan,
   type ListData,
   lookupPageSizes,
   newUuid,
-  randomisationVisitType,
   rebuildSchedule,
   type ScheduleEntry,
   type Study,
   type StudyplanInput,
   type StudyplanListRow,
-  type StudyVisitRow,
   scheduleFromPlan,
-  visitTypes,
 } from "@trialdesk/domain";
-import { ArrowDown, ArrowLeft, ArrowUp, GripVertical, Minus, Plus, RotateCcw, Save } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { ArrowDown, ArrowLeft, ArrowUp, Minus, Plus, RotateCcw, Save } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { queryKeys, useLookupRows } from "../../api/queries";
 import { toast } from "../../app/toast";
 import { saveErrorText, useEditor } from "../../screens/useEditor";
 import { useFormState } from "../../screens/useFormState";
-import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { Banner, Panel } from "../../ui/panel";
 import { LoadingOverlay } from "../../ui/spinner";
+import { CalculationChoice } from "./calculation-choice";
 import { ScheduleRow } from "./schedule-row";
+import {
+  CardBody,
+  IconButton,
+  isPane,
+  type Pane,
+  PaneBox,
+  paneTitles,
+  type StudyVisit,
+  VisitCard,
+} from "./studyplan-cards";
+import { collisionDetection, coordinateGetter } from "./studyplan-drag";
 
 /** The plan as the editor keeps and sends it (spec §3 Studyplan). */
 export type PlanForm = Omit<Partial<StudyplanInput>, "schedule"> & { schedule: ScheduleEntry[] };
 /** GET studyplans/{uuid}: the plan with its study's uuid and working name. */
 export type PlanRecord = PlanForm & { id: number; uuid: string; studyName: string; studyUuid: string };
-type StudyVisit = StudyVisitRow & { visitType?: string };
-
-type Pane = "used" | "available";
-const paneTitles: Record<Pane, string> = { used: "Studyplan visits", available: "Available visits" };
-const isPane = (id: UniqueIdentifier): id is Pane => id === "used" || id === "available";
-
 /** The fields a save sends; the study's working name is only read. */
 const editable = (plan: PlanForm): PlanForm => ({
   id: plan.id,
@@ -73,34 +66,6 @@ const editable = (plan: PlanForm): PlanForm => ({
   calculationMode: plan.calculationMode,
   schedule: plan.schedule,
 });
-
-/** Arrow keys move a lifted card by the spec's 25 px (§9). */
-const coordinateGetter: KeyboardCoordinateGetter = (event, { currentCoordinates: { x, y } }) => {
-  const step = dragKeyboardStepPx;
-  switch (event.code) {
-    case "ArrowDown":
-      return { x, y: y + step };
-    case "ArrowUp":
-      return { x, y: y - step };
-    case "ArrowRight":
-      return { x: x + step, y };
-    case "ArrowLeft":
-      return { x: x - step, y };
-  }
-  return undefined;
-};
-
-/**
- * The pane the dragged card overlaps most, then the nearest card in it (or the pane itself when it
- * is empty), so a card can be dropped into an empty pane and never onto a card of the pane it left.
- */
-const collisionDetection: CollisionDetection = (args) => {
-  const panes = args.droppableContainers.filter((c) => isPane(c.id));
-  const [pane] = rectIntersection({ ...args, droppableContainers: panes });
-  if (!pane) return [];
-  const cards = args.droppableContainers.filter((c) => !isPane(c.id) && c.data.current?.pane === pane.id);
-  return cards.length === 0 ? [pane] : closestCenter({ ...args, droppableContainers: cards });
-};
 
 /**
  * The studyplan editor (spec §2.5, §4): the study's visits in two panes, Studyplan visits (ordered,
@@ -392,201 +357,5 @@ export function StudyplanEditor({
       <LoadingOverlay show={loading} />
       {guard.dialog}
     </Panel>
-  );
-}
-
-/**
- * How the schedule's days count (issue 12): from the first visit or from the previous one. A "From
- * the first visit" plan whose days go down was most likely typed as intervals: warn, never block.
- */
-function CalculationChoice({
-  value,
-  onChange,
-  decreasing,
-}: {
-  value: CalculationMode;
-  onChange: (mode: CalculationMode) => void;
-  decreasing: boolean;
-}) {
-  return (
-    <div className="flex flex-col gap-2 border-b border-gray-200 px-4 py-3">
-      <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2">
-        <legend className="float-left mr-4 text-sm font-medium text-gray-800">Calculation</legend>
-        {calculationModes.map((mode) => (
-          <label key={mode} className="inline-flex items-center gap-2 text-sm text-gray-800">
-            <input
-              type="radio"
-              name="calculationMode"
-              value={mode}
-              checked={value === mode}
-              onChange={() => onChange(mode)}
-              className="size-4 accent-blue-700"
-            />
-            {calculationModeLabels[mode]}
-          </label>
-        ))}
-      </fieldset>
-      {decreasing && (
-        <Banner role="status" tone="warning" className="w-fit">
-          The days go down along this plan, but "From the first visit" counts every visit's days from the
-          first visit. If they are days from the previous visit, choose "From the previous visit".
-        </Banner>
-      )}
-    </div>
-  );
-}
-
-/** One pane: a titled list that is also a drop target, so an empty pane takes cards too. */
-function PaneBox({
-  pane,
-  ids,
-  highlighted,
-  children,
-}: {
-  pane: Pane;
-  ids: number[];
-  highlighted: boolean;
-  children: ReactNode;
-}) {
-  const { setNodeRef } = useDroppable({ id: pane, data: { pane } });
-  const titleId = `pane-${pane}`;
-  const List = pane === "used" ? "ol" : "ul";
-  return (
-    <section
-      ref={setNodeRef}
-      aria-labelledby={titleId}
-      className={`flex min-h-48 min-w-0 flex-col gap-2 rounded-lg border p-3 transition-colors ${highlighted ? "border-blue-400 bg-blue-50/60" : "border-gray-200 bg-gray-50"}`}
-    >
-      <h2 id={titleId} className="text-sm font-semibold text-gray-800">
-        {paneTitles[pane]} <span className="font-normal text-gray-500">({ids.length})</span>
-      </h2>
-      {ids.length === 0 && (
-        <p className="rounded-md border border-dashed border-gray-300 px-3 py-4 text-center text-sm text-gray-500">
-          {pane === "used" ? "Drag visits here to plan them." : "Every visit is in the plan."}
-        </p>
-      )}
-      <SortableContext id={pane} items={ids} strategy={verticalListSortingStrategy}>
-        <List aria-labelledby={titleId} className="flex flex-col gap-1">
-          {children}
-        </List>
-      </SortableContext>
-    </section>
-  );
-}
-
-const typeLabel = (visit: StudyVisit) =>
-  `${visit.visitTypeId} ${visit.visitType ?? visitTypes.find((t) => t.value === visit.visitTypeId)?.label ?? ""}`;
-
-/** A card's face: number, name, mandatory dot (red when mandatory) and the visit type badge. */
-function CardBody({
-  visit,
-  number,
-  handle,
-  className = "",
-  children,
-}: {
-  visit: StudyVisit;
-  number: number | null;
-  handle?: ReactNode;
-  className?: string;
-  children?: ReactNode;
-}) {
-  const mandatory = visit.mandatory === 1;
-  return (
-    <div
-      // On a phone the badge and the buttons move to a second line rather than off the card (issue 15, bug 3).
-      className={`flex flex-wrap items-center gap-2 rounded-md border border-gray-200 bg-white px-2 py-1.5 ${className}`}
-    >
-      {handle ?? <GripVertical aria-hidden="true" className="size-4 text-gray-400" />}
-      {number !== null && (
-        <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-blue-100 text-xs font-semibold text-blue-800">
-          {number}
-        </span>
-      )}
-      <span className="min-w-24 flex-1 truncate text-sm font-medium text-gray-900">{visit.name}</span>
-      <span
-        role="img"
-        aria-label={mandatory ? "Mandatory" : "Optional"}
-        title={mandatory ? "Mandatory" : "Optional"}
-        className={`size-2.5 shrink-0 rounded-full ${mandatory ? "bg-red-600" : "bg-gray-300"}`}
-      />
-      <Badge color={visit.visitTypeId === randomisationVisitType ? "amber" : "gray"}>
-        {typeLabel(visit)}
-      </Badge>
-      {children && <span className="ml-auto flex shrink-0 items-center gap-1">{children}</span>}
-    </div>
-  );
-}
-
-/** A draggable card: the pointer drags the whole card, the keyboard its handle (Space, arrows, Space). */
-function VisitCard({
-  visit,
-  number,
-  pane,
-  children,
-}: {
-  visit: StudyVisit;
-  number: number;
-  pane: Pane;
-  children: ReactNode;
-}) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({
-      id: visit.id,
-      data: { pane },
-    });
-  return (
-    <div
-      ref={setNodeRef}
-      style={{
-        transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
-        transition,
-      }}
-      className={`touch-none ${isDragging ? "opacity-40" : ""}`}
-      {...listeners}
-    >
-      <CardBody
-        visit={visit}
-        number={number}
-        handle={
-          <button
-            ref={setActivatorNodeRef}
-            type="button"
-            {...attributes}
-            aria-label={`Drag ${visit.name}`}
-            className="cursor-grab rounded text-gray-400 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-blue-600"
-          >
-            <GripVertical aria-hidden="true" className="size-4" />
-          </button>
-        }
-      >
-        {children}
-      </CardBody>
-    </div>
-  );
-}
-
-function IconButton({
-  label,
-  onClick,
-  disabled,
-  children,
-}: {
-  label: string;
-  onClick: () => void;
-  disabled?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      onClick={onClick}
-      className="inline-flex size-6 items-center justify-center rounded text-gray-600 hover:bg-gray-100 hover:text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:opacity-30"
-    >
-      {children}
-    </button>
   );
 }
