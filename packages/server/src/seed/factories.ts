@@ -9,7 +9,6 @@ import {
   newUuid,
   type PartnerInput,
   type ProjectInput,
-  projectInternalCodeOf,
   rebuildSchedule,
   type ScheduleEntry,
   type SiteInput,
@@ -21,29 +20,43 @@ import {
   type TherapyCategoryInput,
   type VisitInput,
 } from "@trialdesk/domain";
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import type { ChangeContext } from "../audit/audit";
+import type { SessionUser } from "../auth/guards";
 import { hashPassword } from "../auth/passwords";
-import type { Db, Tx } from "../db/client";
-import { monitors } from "../resources/monitors/monitors.table";
-import { partners } from "../resources/partners/partners.table";
-import { patientVisits } from "../resources/patient-visits/patient-visits.table";
-import { insertPatient } from "../resources/patients/patients.resource";
-import { projectSiteLinks } from "../resources/projects/projects.resource";
-import { projects } from "../resources/projects/projects.table";
+import type { Db } from "../db/client";
+import { monitorsResource } from "../resources/monitors/monitors.resource";
+import type { monitors } from "../resources/monitors/monitors.table";
+import { partnersResource } from "../resources/partners/partners.resource";
+import type { partners } from "../resources/partners/partners.table";
+import { patientVisitsResource } from "../resources/patient-visits/patient-visits.resource";
+import type { patientVisits } from "../resources/patient-visits/patient-visits.table";
+import { patientsResource } from "../resources/patients/patients.resource";
+import type { patients } from "../resources/patients/patients.table";
+import { projectsResource } from "../resources/projects/projects.resource";
+import type { projects } from "../resources/projects/projects.table";
+import { type RecordTable, type ResourceDescription, resourceService } from "../resources/resource";
+import { sitesResource } from "../resources/sites/sites.resource";
 import { sites } from "../resources/sites/sites.table";
-import { studies } from "../resources/studies/studies.table";
-import { studyPatients } from "../resources/study-patients/study-patients.table";
-import { studyplanScheduleEntries, studyplans } from "../resources/studyplans/studyplans.table";
-import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
-import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
-import { userSiteLinks } from "../resources/users/users.resource";
+import { studiesResource } from "../resources/studies/studies.resource";
+import type { studies } from "../resources/studies/studies.table";
+import { studyPatientsResource } from "../resources/study-patients/study-patients.resource";
+import type { studyPatients } from "../resources/study-patients/study-patients.table";
+import { studyplansResource } from "../resources/studyplans/studyplans.resource";
+import type { studyplans } from "../resources/studyplans/studyplans.table";
+import { therapyAreasResource } from "../resources/therapy-areas/therapy-areas.resource";
+import type { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
+import { therapyCategoriesResource } from "../resources/therapy-categories/therapy-categories.resource";
+import type { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
+import { usersResource } from "../resources/users/users.resource";
 import { users } from "../resources/users/users.table";
-import { visits } from "../resources/visits/visits.table";
-import { rebuildVisitSchedules } from "../resources/worklist/visit-schedule";
+import { visitsResource } from "../resources/visits/visits.resource";
+import type { visits } from "../resources/visits/visits.table";
 
 /**
  * The one factory module (DESIGN §6): valid records for server tests, the demo seed and the
- * end-to-end tests. `…Input` builds a wire body as a client would send it; `create…` writes a row.
+ * end-to-end tests. `…Input` builds a wire body as a client would send it; `create…` saves that body
+ * through the resource's own write path (see `write`) and answers the table's row.
  */
 
 /** The study the home page's Visit summary tile points at once the demo data has studies. */
@@ -54,6 +67,9 @@ export const demoAdmin = {
   firstName: "Ada",
   lastName: "Admin",
 };
+
+/** The password of factory users and monitors: long enough and not on the common-passwords list. */
+export const defaultPassword = "Quiet-Lynx-284";
 
 let counter = 0;
 const next = () => ++counter;
@@ -80,33 +96,52 @@ export function therapyAreaInput(
   };
 }
 
-type DbOrTx = Db | Tx;
+/**
+ * Factories write as the system: an administrator of no particular person, so every site is allowed
+ * and "started by" / the audit's user stay empty, as for a record the API's own admin would not sign.
+ */
+const system = {
+  id: null,
+  uuid: "",
+  email: "",
+  profile: { firstName: "", lastName: "" },
+  isAdmin: true,
+  siteIds: [],
+} as unknown as SessionUser;
+const seedChange: ChangeContext = { userId: null, userName: "system", requestId: "seed", reason: null };
 
-export async function createTherapyCategory(db: DbOrTx, overrides: Partial<TherapyCategoryInput> = {}) {
-  const { id: _, version: __, ...input } = therapyCategoryInput(overrides);
-  const [row] = await db
-    .insert(therapyCategories)
-    .values({ ...input, uuid: input.uuid ?? newUuid("therapy-categories") })
-    .returning();
-  return row;
+const services = new WeakMap<Db, Map<string, ReturnType<typeof resourceService>>>();
+
+/**
+ * Saves `body` as the API's POST would (the resource's validation, derived fields, children, visit
+ * windows and audit event, in one transaction), so test and demo data obey every save rule; answers
+ * the table's row, as tests read columns the wire formats leave out.
+ */
+async function write<T extends RecordTable>(
+  db: Db,
+  // biome-ignore lint/suspicious/noExplicitAny: any resource's description; the body is checked by its own schema
+  def: ResourceDescription<any>,
+  body: object,
+): Promise<T["$inferSelect"]> {
+  const byName = services.get(db) ?? new Map<string, ReturnType<typeof resourceService>>();
+  services.set(db, byName);
+  const service = byName.get(def.name) ?? resourceService(db, def);
+  byName.set(def.name, service);
+  const { id } = (await service.create(body, system, seedChange)) as { id: number };
+  const [row] = await db.select().from(def.table).where(eq(def.table.id, id));
+  return row as T["$inferSelect"];
+}
+
+export async function createTherapyCategory(db: Db, overrides: Partial<TherapyCategoryInput> = {}) {
+  return write<typeof therapyCategories>(db, therapyCategoriesResource, therapyCategoryInput(overrides));
 }
 
 export async function createTherapyArea(
-  db: DbOrTx,
+  db: Db,
   therapyCategoryId: number,
   overrides: Partial<TherapyAreaInput> = {},
 ) {
-  const input = therapyAreaInput(therapyCategoryId, overrides);
-  const [row] = await db
-    .insert(therapyAreas)
-    .values({
-      uuid: input.uuid ?? newUuid("therapy-areas"),
-      name: input.name,
-      code: input.code,
-      therapyCategoryId: input.therapyCategoryId ?? therapyCategoryId,
-    })
-    .returning();
-  return row;
+  return write<typeof therapyAreas>(db, therapyAreasResource, therapyAreaInput(therapyCategoryId, overrides));
 }
 
 /** A site as the form sends it: the barcode prefix without its separator, which the server adds. */
@@ -139,29 +174,14 @@ export function partnerInput(overrides: Partial<PartnerInput> = {}): PartnerInpu
 
 export type SiteValues = typeof sites.$inferInsert;
 
-export async function createSite(db: DbOrTx, overrides: Partial<SiteValues> = {}) {
-  const code = overrides.code ?? uniqueCode("S");
-  const [row] = await db
-    .insert(sites)
-    .values({
-      uuid: newUuid("sites"),
-      name: `Site ${code}`,
-      shortName: `Site ${code}`,
-      code,
-      barcodePrefix: `${code}-`,
-      ...overrides,
-    })
-    .returning();
-  return row;
+/** A bare site (named "Site <code>", no address), as most tests need; overrides add the rest. */
+export async function createSite(db: Db, overrides: Partial<SiteInput> = {}) {
+  const input = siteInput({ address: null, city: null, countryCode: null, ...overrides });
+  return write<typeof sites>(db, sitesResource, { ...input, name: overrides.name ?? input.shortName });
 }
 
-export async function createPartner(db: DbOrTx, overrides: Partial<typeof partners.$inferInsert> = {}) {
-  const code = overrides.code ?? uniqueCode("P");
-  const [row] = await db
-    .insert(partners)
-    .values({ uuid: newUuid("partners"), name: `Partner ${code}`, code, ...overrides })
-    .returning();
-  return row;
+export async function createPartner(db: Db, overrides: Partial<PartnerInput> = {}) {
+  return write<typeof partners>(db, partnersResource, partnerInput(overrides));
 }
 
 export type UserOptions = {
@@ -174,25 +194,21 @@ export type UserOptions = {
   siteIds?: number[];
 };
 
-/** A user who can sign in with `password` (default "password123"). */
-export async function createUser(db: DbOrTx, options: UserOptions = {}) {
-  const n = next();
-  const password = options.password ?? "password123";
-  const [row] = await db
-    .insert(users)
-    .values({
-      uuid: newUuid("users"),
-      email: options.email ?? `user${n}.${Date.now()}@example.com`,
-      passwordHash: await hashPassword(password),
-      lastPasswordChangeDate: sql`now()`,
-      firstName: options.firstName ?? "Test",
-      lastName: options.lastName ?? `User ${n}`,
-      isAdmin: options.isAdmin ?? false,
-      isActive: options.isActive ?? true,
-    })
-    .returning();
-  await userSiteLinks.write(db, row.id, options.siteIds ?? [], false);
-  return { ...row, password };
+/** A user who can sign in with `password` (default `defaultPassword`), through the Users form's rules. */
+export async function createUser(db: Db, options: UserOptions = {}) {
+  const password = options.password ?? defaultPassword;
+  const input = userInput({
+    password,
+    isAdmin: options.isAdmin ?? false,
+    isActive: options.isActive ?? true,
+    siteIds: options.siteIds ?? [],
+    ...(options.email ? { email: options.email } : {}),
+  });
+  input.profile = {
+    firstName: options.firstName ?? input.profile.firstName,
+    lastName: options.lastName ?? input.profile.lastName,
+  };
+  return { ...(await write<typeof users>(db, usersResource, input)), password };
 }
 
 /** The demo staff member (embedded demo only, like the admin): no administrator, the first demo site only. */
@@ -209,8 +225,8 @@ export function userInput(overrides: Partial<UserInput> = {}): UserInput {
   return {
     uuid: newUuid("users"),
     email: `user${n}.${Date.now()}@example.com`,
-    password: "password123",
-    password2: "password123",
+    password: defaultPassword,
+    password2: overrides.password ?? defaultPassword,
     isActive: true,
     isAdmin: false,
     profile: { firstName: "Test", lastName: `User ${n}` },
@@ -227,29 +243,16 @@ export function monitorInput(overrides: Partial<MonitorInput> = {}): MonitorInpu
     email: `monitor${n}.${Date.now()}@example.com`,
     firstName: "Mona",
     lastName: `Monitor ${n}`,
-    password: "password123",
-    password2: "password123",
+    password: defaultPassword,
+    password2: overrides.password ?? defaultPassword,
     isActive: true,
     ...overrides,
   };
 }
 
 /** A monitor row (study monitors are on record only; they do not sign in to this app). */
-export async function createMonitor(db: DbOrTx, overrides: Partial<MonitorInput> = {}) {
-  const input = monitorInput(overrides);
-  const [row] = await db
-    .insert(monitors)
-    .values({
-      uuid: input.uuid ?? newUuid("monitors"),
-      email: input.email,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      passwordHash: await hashPassword(input.password ?? "password123"),
-      isActive: input.isActive ?? true,
-    })
-    .onConflictDoNothing()
-    .returning();
-  return row;
+export async function createMonitor(db: Db, overrides: Partial<MonitorInput> = {}) {
+  return write<typeof monitors>(db, monitorsResource, monitorInput(overrides));
 }
 
 /** Creates an administrator with every site, or resets the password of an existing account. */
@@ -324,37 +327,9 @@ export function projectInput(refs: ProjectRefs, overrides: Partial<ProjectInput>
   };
 }
 
-/** Writes a project and its sites, with the internal code computed from the referenced codes. */
-export async function createProject(db: DbOrTx, refs: ProjectRefs, overrides: Partial<ProjectInput> = {}) {
-  const input = projectInput(refs, overrides);
-  const partnerRows = await db
-    .select({ id: partners.id, code: partners.code })
-    .from(partners)
-    .where(inArray(partners.id, [input.details.croId ?? 0, input.details.sponsorId ?? 0]));
-  const areaRows = await db
-    .select({ id: therapyAreas.id, code: therapyAreas.code })
-    .from(therapyAreas)
-    .where(eq(therapyAreas.id, input.details.therapyAreaId ?? 0));
-  const [row] = await db
-    .insert(projects)
-    .values({
-      uuid: input.uuid ?? newUuid("projects"),
-      workingName: input.workingName,
-      protocolNr: input.protocolNr,
-      internalCode: projectInternalCodeOf(input, partnerRows, areaRows),
-      projectStatusId: input.projectStatusId as number,
-      ...input.details,
-      phase: input.details.phase as number,
-      therapyAreaId: input.details.therapyAreaId as number,
-      croId: input.details.croId as number,
-      sponsorId: input.details.sponsorId as number,
-      ...input.finance,
-      patientFee: input.finance.patientFee?.toString() ?? null,
-      ...input.settings,
-    })
-    .returning();
-  await projectSiteLinks.write(db, row.id, input.siteIds ?? [], false);
-  return row;
+/** Writes a project and its sites; the server computes the internal code from the referenced codes. */
+export async function createProject(db: Db, refs: ProjectRefs, overrides: Partial<ProjectInput> = {}) {
+  return write<typeof projects>(db, projectsResource, projectInput(refs, overrides));
 }
 
 /** A study as the Studies form sends it; the working name follows the protocol number and variant. */
@@ -379,26 +354,11 @@ export function studyInput(
 
 /** Writes a study of `project`. */
 export async function createStudy(
-  db: DbOrTx,
+  db: Db,
   project: { id: number; protocolNr: string },
   overrides: Partial<StudyInput> = {},
 ) {
-  const input = studyInput(project, overrides);
-  const [row] = await db
-    .insert(studies)
-    .values({
-      uuid: input.uuid ?? newUuid("studies"),
-      projectId: project.id,
-      variant: input.variant as string,
-      workingName: input.workingName,
-      fpfv: input.fpfv as string,
-      lpfv: input.lpfv as string,
-      lplv: input.lplv as string,
-      variantDescription: input.variantDescription || null,
-      projectStatusId: input.projectStatusId as number,
-    })
-    .returning();
-  return row;
+  return write<typeof studies>(db, studiesResource, studyInput(project, overrides));
 }
 
 /** A visit definition as the Visits form sends it (a mandatory control visit unless told otherwise). */
@@ -408,19 +368,8 @@ export function visitInput(studyId: number, overrides: Partial<VisitInput> = {})
 }
 
 /** Writes a visit definition of a study. */
-export async function createVisit(db: DbOrTx, studyId: number, overrides: Partial<VisitInput> = {}) {
-  const input = visitInput(studyId, overrides);
-  const [row] = await db
-    .insert(visits)
-    .values({
-      uuid: input.uuid ?? newUuid("visits"),
-      studyId,
-      name: input.name,
-      visitTypeId: input.visitTypeId as number,
-      mandatory: input.mandatory === 1,
-    })
-    .returning();
-  return row;
+export async function createVisit(db: Db, studyId: number, overrides: Partial<VisitInput> = {}) {
+  return write<typeof visits>(db, visitsResource, visitInput(studyId, overrides));
 }
 
 /** Days, window before and window after of each step of a plan, in order. */
@@ -450,25 +399,16 @@ export function studyplanInput(
   };
 }
 
-/** Writes a studyplan of a study with its schedule (see studyplanInput). */
+/** Writes a studyplan of a study with its schedule (see studyplanInput); the study's windows follow. */
 export async function createStudyplan(
-  db: DbOrTx,
+  db: Db,
   studyId: number,
   visitIds: number[],
   steps: StepSettings[] = [],
   calculationMode: CalculationMode = "default",
 ) {
-  const input = studyplanInput({ id: studyId }, visitIds, steps);
-  const [row] = await db
-    .insert(studyplans)
-    .values({ uuid: input.uuid ?? newUuid("studyplans"), studyId, calculationMode })
-    .returning();
-  if (input.schedule.length > 0)
-    await db
-      .insert(studyplanScheduleEntries)
-      .values(input.schedule.map(({ id: _, ...entry }) => ({ ...entry, studyplanId: row.id })));
-  await rebuildVisitSchedules(db, { studyId });
-  return row;
+  const input = studyplanInput({ id: studyId }, visitIds, steps, { calculationMode });
+  return write<typeof studyplans>(db, studyplansResource, input);
 }
 
 /** A patient as the patient form sends it: named, one phone contact, an address; recorderSiteId given. */
@@ -508,10 +448,10 @@ export function patientInput(
   };
 }
 
-/** Writes a patient of a site with a barcode from the site's counter (the resource's own code path). */
+/** Writes a patient of `siteId` (whatever the overrides say) with a barcode from the site's counter. */
 export async function createPatient(db: Db, siteId: number, overrides: Partial<PatientInput> = {}) {
-  const input = patientInput(siteId, overrides);
-  return db.transaction((tx) => insertPatient(tx, input, siteId, input.uuid ?? newUuid("patients")));
+  const input = { ...patientInput(siteId, overrides), recorderSiteId: siteId };
+  return write<typeof patients>(db, patientsResource, input);
 }
 
 /** An assignment as the study-patient editor sends it: active, started on a fixed day. */
@@ -536,30 +476,11 @@ export function studyPatientInput(
 
 /** Writes an assignment of a patient to a study (closed ones need a close reason). */
 export async function createStudyPatient(
-  db: DbOrTx,
+  db: Db,
   refs: { patientId: number; studyId: number },
-  overrides: Partial<StudyPatientInput> & { startedBy?: number | null; closedBy?: number | null } = {},
+  overrides: Partial<StudyPatientInput> = {},
 ) {
-  const input = studyPatientInput(refs, overrides);
-  const [row] = await db
-    .insert(studyPatients)
-    .values({
-      uuid: input.uuid ?? newUuid("study-patients"),
-      patientId: refs.patientId,
-      studyId: refs.studyId,
-      screenNr: input.screenNr || null,
-      randomNr: input.randomNr || null,
-      active: input.active ?? true,
-      startDate: input.startDate ?? null,
-      startedBy: overrides.startedBy ?? null,
-      closeDate: input.closeDate ?? null,
-      closeReason: input.closeReason ?? null,
-      closedBy: overrides.closedBy ?? null,
-      notes: input.notes || null,
-    })
-    .returning();
-  await rebuildVisitSchedules(db, { studyPatientIds: [row.id] });
-  return row;
+  return write<typeof studyPatients>(db, studyPatientsResource, studyPatientInput(refs, overrides));
 }
 
 /** A patient visit as the visit form sends it: a completed visit with an OK result unless told otherwise. */
@@ -579,27 +500,11 @@ export function patientVisitInput(
   };
 }
 
-/** Writes a patient visit (the caller makes sure the patient is assigned to the study). */
+/** Writes a patient visit; the patient must be assigned to the study, as the API requires. */
 export async function createPatientVisit(
-  db: DbOrTx,
+  db: Db,
   refs: { patientId: number; studyId: number; visitId: number },
   overrides: Partial<PatientVisitInput> = {},
 ) {
-  const input = patientVisitInput(refs, overrides);
-  const [row] = await db
-    .insert(patientVisits)
-    .values({
-      uuid: input.uuid ?? newUuid("patient-visits"),
-      patientId: refs.patientId,
-      studyId: refs.studyId,
-      visitId: refs.visitId,
-      visitDate: input.visitDate || null,
-      visitTime: input.visitTime || null,
-      visitStatus: input.visitStatus ?? "BOOKED",
-      visitResult: input.visitResult ?? null,
-      notes: input.notes || null,
-    })
-    .returning();
-  await rebuildVisitSchedules(db, refs);
-  return row;
+  return write<typeof patientVisits>(db, patientVisitsResource, patientVisitInput(refs, overrides));
 }

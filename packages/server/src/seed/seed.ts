@@ -1,6 +1,7 @@
 import { newUuid } from "@trialdesk/domain";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
 import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
@@ -96,7 +97,13 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
     await createAdminIfMissing(db, demoAdmin);
     await seedDemoStaff(db);
   }
-  for (const monitor of demoMonitors) await createMonitor(db, monitor);
+  await seedMonitors(db);
+}
+
+/** The demo monitors, once: a second seed leaves existing ones as they are. */
+async function seedMonitors(db: Db) {
+  const existing = new Set((await db.select({ email: monitors.email }).from(monitors)).map((m) => m.email));
+  for (const monitor of demoMonitors) if (!existing.has(monitor.email)) await createMonitor(db, monitor);
 }
 
 /** The demo staff member works for the first demo site only (embedded demo only, like the admin). */

@@ -153,20 +153,6 @@ async function newPatientColumns(tx: Tx | Db, input: PatientInput, siteId: numbe
 }
 
 /**
- * Writes a new patient of `siteId` with its address and contacts outside the HTTP API (the seed and
- * the factories), through the same barcode and address code as the resource. The caller picks the site.
- */
-export async function insertPatient(tx: Tx | Db, input: PatientInput, siteId: number, uuid: string) {
-  checkContacts(input.contacts);
-  const [row] = await tx
-    .insert(patients)
-    .values({ ...(await newPatientColumns(tx, input, siteId)), uuid })
-    .returning();
-  await writeContacts(tx, row.id, input.contacts);
-  return row;
-}
-
-/**
  * The birth dates the configured age bounds allow today (MINIMUM_PATIENT_AGE and MAXIMUM_PATIENT_AGE,
  * the values /config.json gives the browser), a day wider at each end for the browser's time zone.
  */
