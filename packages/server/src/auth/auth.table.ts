@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { requiredRef } from "../db/columns";
 import { users } from "../resources/users/users.table";
 
 /**
@@ -9,9 +10,7 @@ export const refreshTokens = pgTable(
   "refresh_tokens",
   {
     id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: requiredRef(() => users.id, "cascade"),
     tokenHash: varchar({ length: 64 }).notNull(),
     familyId: uuid().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

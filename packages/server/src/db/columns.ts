@@ -41,3 +41,13 @@ export const oneOf = (table: string, column: string, on: PgColumn, values: reado
 
 /** The uuid of a record (numeric ids stay internal to foreign keys). */
 export const uuidUnique = (table: string, on: PgColumn) => unique(table, "uuid", on);
+
+type OnDelete = "restrict" | "cascade" | "set null";
+
+/** A reference to another table's row: by default the referenced row cannot go while it is used. */
+export const ref = (target: () => PgColumn, onDelete: OnDelete = "restrict") =>
+  integer().references(target, { onDelete });
+
+/** A reference every row has (NOT NULL). */
+export const requiredRef = (target: () => PgColumn, onDelete: OnDelete = "restrict") =>
+  ref(target, onDelete).notNull();

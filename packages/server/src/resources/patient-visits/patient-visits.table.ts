@@ -1,5 +1,5 @@
-import { date, index, integer, pgTable, time, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, uuidUnique } from "../../db/columns";
+import { date, index, pgTable, time, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, oneOf, recordColumns, requiredRef, uuidUnique } from "../../db/columns";
 import { visitResults, visitStatuses } from "../../db/enums";
 import { patients } from "../patients/patients.table";
 import { studies } from "../studies/studies.table";
@@ -9,15 +9,9 @@ export const patientVisits = pgTable(
   "patient_visits",
   {
     ...recordColumns(),
-    patientId: integer()
-      .notNull()
-      .references(() => patients.id, { onDelete: "restrict" }),
-    studyId: integer()
-      .notNull()
-      .references(() => studies.id, { onDelete: "restrict" }),
-    visitId: integer()
-      .notNull()
-      .references(() => visits.id, { onDelete: "restrict" }),
+    patientId: requiredRef(() => patients.id),
+    studyId: requiredRef(() => studies.id),
+    visitId: requiredRef(() => visits.id),
     visitDate: date({ mode: "string" }),
     visitTime: time(),
     visitStatus: varchar({ length: 10 }).notNull().default("BOOKED"),

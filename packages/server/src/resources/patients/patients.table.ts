@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { date, index, integer, pgTable, text, varchar } from "drizzle-orm/pg-core";
-import { oneOf, recordColumns, trgm, unique, uuidUnique } from "../../db/columns";
+import { oneOf, recordColumns, ref, requiredRef, trgm, unique, uuidUnique } from "../../db/columns";
 import { addressTypes, contactTypes, sexes } from "../../db/enums";
 import { sites } from "../sites/sites.table";
 
@@ -28,10 +28,8 @@ export const patients = pgTable(
     barcode: varchar({ length: 20 }).notNull(),
     status: integer().notNull().default(1),
     statusDetails: varchar({ length: 200 }),
-    recorderSiteId: integer()
-      .notNull()
-      .references(() => sites.id, { onDelete: "restrict" }),
-    addressId: integer().references(() => addresses.id, { onDelete: "set null" }),
+    recorderSiteId: requiredRef(() => sites.id),
+    addressId: ref(() => addresses.id, "set null"),
     // patientDetail
     firstName: varchar({ length: 50 }).notNull(),
     lastName: varchar({ length: 50 }).notNull(),
@@ -85,9 +83,7 @@ export const patientContacts = pgTable(
   "patient_contacts",
   {
     id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    patientId: integer()
-      .notNull()
-      .references(() => patients.id, { onDelete: "cascade" }),
+    patientId: requiredRef(() => patients.id, "cascade"),
     position: integer().notNull().default(0),
     contactType: varchar({ length: 5 }).notNull(),
     value: varchar({ length: 60 }).notNull(),

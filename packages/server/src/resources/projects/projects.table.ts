@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, numeric, pgTable, primaryKey, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, trgm, unique, uuidUnique } from "../../db/columns";
+import { fkIndex, oneOf, recordColumns, requiredRef, trgm, unique, uuidUnique } from "../../db/columns";
 import { currencies, phases, projectStatusIds, vatRates } from "../../db/enums";
 import { partners } from "../partners/partners.table";
 import { sites } from "../sites/sites.table";
@@ -21,15 +21,9 @@ export const projects = pgTable(
     officialUrl: varchar({ length: 500 }),
     phase: integer().notNull(),
     ipName: varchar({ length: 50 }),
-    therapyAreaId: integer()
-      .notNull()
-      .references(() => therapyAreas.id, { onDelete: "restrict" }),
-    croId: integer()
-      .notNull()
-      .references(() => partners.id, { onDelete: "restrict" }),
-    sponsorId: integer()
-      .notNull()
-      .references(() => partners.id, { onDelete: "restrict" }),
+    therapyAreaId: requiredRef(() => therapyAreas.id),
+    croId: requiredRef(() => partners.id),
+    sponsorId: requiredRef(() => partners.id),
     // finance
     settlementDays: integer(),
     paymentDays: integer(),
@@ -68,12 +62,8 @@ export const projects = pgTable(
 export const projectSites = pgTable(
   "project_sites",
   {
-    projectId: integer()
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    siteId: integer()
-      .notNull()
-      .references(() => sites.id, { onDelete: "restrict" }),
+    projectId: requiredRef(() => projects.id, "cascade"),
+    siteId: requiredRef(() => sites.id),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.siteId] }), fkIndex("project_sites", "site_id", t.siteId)],
 );

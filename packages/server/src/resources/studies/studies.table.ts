@@ -1,5 +1,5 @@
 import { date, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, trgm, uuidUnique } from "../../db/columns";
+import { fkIndex, oneOf, recordColumns, requiredRef, trgm, uuidUnique } from "../../db/columns";
 import { projectStatusIds, studyVariants } from "../../db/enums";
 import { projects } from "../projects/projects.table";
 
@@ -7,9 +7,7 @@ export const studies = pgTable(
   "studies",
   {
     ...recordColumns(),
-    projectId: integer()
-      .notNull()
-      .references(() => projects.id, { onDelete: "restrict" }),
+    projectId: requiredRef(() => projects.id),
     variant: varchar({ length: 20 }).notNull(),
     workingName: varchar({ length: 80 }).notNull(),
     fpfv: date({ mode: "string" }).notNull(),

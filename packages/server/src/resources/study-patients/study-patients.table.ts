@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, trgm, uuidUnique } from "../../db/columns";
+import { boolean, check, date, index, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, oneOf, recordColumns, ref, requiredRef, trgm, uuidUnique } from "../../db/columns";
 import { closeReasons } from "../../db/enums";
 import { patients } from "../patients/patients.table";
 import { studies } from "../studies/studies.table";
@@ -11,20 +11,16 @@ export const studyPatients = pgTable(
   "study_patients",
   {
     ...recordColumns(),
-    studyId: integer()
-      .notNull()
-      .references(() => studies.id, { onDelete: "restrict" }),
-    patientId: integer()
-      .notNull()
-      .references(() => patients.id, { onDelete: "restrict" }),
+    studyId: requiredRef(() => studies.id),
+    patientId: requiredRef(() => patients.id),
     screenNr: varchar({ length: 50 }),
     randomNr: varchar({ length: 50 }),
     active: boolean().notNull().default(true),
     startDate: date({ mode: "string" }),
-    startedBy: integer().references(() => users.id, { onDelete: "restrict" }),
+    startedBy: ref(() => users.id),
     closeDate: date({ mode: "string" }),
     closeReason: varchar({ length: 10 }),
-    closedBy: integer().references(() => users.id, { onDelete: "restrict" }),
+    closedBy: ref(() => users.id),
     notes: varchar({ length: 2000 }),
   },
   (t) => [

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, recordColumns, unique, uuidUnique } from "../../db/columns";
+import { fkIndex, recordColumns, ref, requiredRef, unique, uuidUnique } from "../../db/columns";
 import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
 
@@ -9,9 +9,7 @@ export const studyplans = pgTable(
   "studyplans",
   {
     ...recordColumns(),
-    studyId: integer()
-      .notNull()
-      .references(() => studies.id, { onDelete: "restrict" }),
+    studyId: requiredRef(() => studies.id),
     calculationMode: varchar({ length: 20 }).notNull().default("default"),
   },
   (t) => [uuidUnique("studyplans", t.uuid), unique("studyplans", "study_id", t.studyId)],
@@ -22,13 +20,9 @@ export const studyplanScheduleEntries = pgTable(
   "studyplan_schedule_entries",
   {
     id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    studyplanId: integer()
-      .notNull()
-      .references(() => studyplans.id, { onDelete: "cascade" }),
-    fromVisitId: integer()
-      .notNull()
-      .references(() => visits.id, { onDelete: "restrict" }),
-    toVisitId: integer().references(() => visits.id, { onDelete: "restrict" }),
+    studyplanId: requiredRef(() => studyplans.id, "cascade"),
+    fromVisitId: requiredRef(() => visits.id),
+    toVisitId: ref(() => visits.id),
     daysFromStart: integer().notNull().default(0),
     allowedDaysBefore: integer().notNull().default(0),
     allowedDaysAfter: integer().notNull().default(0),

@@ -1,5 +1,5 @@
-import { integer, pgTable, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, recordColumns, trgm, unique, uuidUnique } from "../../db/columns";
+import { pgTable, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, recordColumns, requiredRef, trgm, unique, uuidUnique } from "../../db/columns";
 import { therapyCategories } from "../therapy-categories/therapy-categories.table";
 
 export const therapyAreas = pgTable(
@@ -8,9 +8,7 @@ export const therapyAreas = pgTable(
     ...recordColumns(),
     name: varchar({ length: 50 }).notNull(),
     code: varchar({ length: 3 }).notNull(),
-    therapyCategoryId: integer()
-      .notNull()
-      .references(() => therapyCategories.id, { onDelete: "restrict" }),
+    therapyCategoryId: requiredRef(() => therapyCategories.id),
   },
   (t) => [
     uuidUnique("therapy_areas", t.uuid),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, primaryKey, text, timestamp, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, recordColumns, trgm, unique, uuidUnique } from "../../db/columns";
+import { boolean, pgTable, primaryKey, text, timestamp, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, recordColumns, requiredRef, trgm, unique, uuidUnique } from "../../db/columns";
 import { sites } from "../sites/sites.table";
 
 export const users = pgTable(
@@ -30,12 +30,8 @@ export const users = pgTable(
 export const userSites = pgTable(
   "user_sites",
   {
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    siteId: integer()
-      .notNull()
-      .references(() => sites.id, { onDelete: "restrict" }),
+    userId: requiredRef(() => users.id, "cascade"),
+    siteId: requiredRef(() => sites.id),
   },
   (t) => [primaryKey({ columns: [t.userId, t.siteId] }), fkIndex("user_sites", "site_id", t.siteId)],
 );

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, trgm, uuidUnique } from "../../db/columns";
+import { fkIndex, oneOf, recordColumns, requiredRef, trgm, uuidUnique } from "../../db/columns";
 import { randomisationVisitTypeId, visitTypeIds } from "../../db/enums";
 import { studies } from "../studies/studies.table";
 
@@ -9,9 +9,7 @@ export const visits = pgTable(
   "visits",
   {
     ...recordColumns(),
-    studyId: integer()
-      .notNull()
-      .references(() => studies.id, { onDelete: "restrict" }),
+    studyId: requiredRef(() => studies.id),
     name: varchar({ length: 50 }).notNull(),
     visitTypeId: integer().notNull(),
     mandatory: boolean().notNull().default(false),

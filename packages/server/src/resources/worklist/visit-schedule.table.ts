@@ -1,7 +1,7 @@
 import { visitKinds } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { oneOf } from "../../db/columns";
+import { oneOf, ref, requiredRef } from "../../db/columns";
 import { patientVisits } from "../patient-visits/patient-visits.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 
@@ -15,9 +15,7 @@ export const visitSchedule = pgTable(
   "visit_schedule",
   {
     id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    studyPatientId: integer()
-      .notNull()
-      .references(() => studyPatients.id, { onDelete: "cascade" }),
+    studyPatientId: requiredRef(() => studyPatients.id, "cascade"),
     // Copies of the assignment's keys, so the worklist filters and orders on this table alone.
     patientId: integer().notNull(),
     studyId: integer().notNull(),
@@ -31,7 +29,7 @@ export const visitSchedule = pgTable(
     windowEnd: date({ mode: "string" }),
     kind: varchar({ length: 20 }).notNull(),
     bookedOutsideWindow: boolean().notNull().default(false),
-    patientVisitId: integer().references(() => patientVisits.id, { onDelete: "set null" }),
+    patientVisitId: ref(() => patientVisits.id, "set null"),
     visitDate: date({ mode: "string" }),
     visitStatus: varchar({ length: 10 }),
   },
