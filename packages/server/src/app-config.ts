@@ -1,5 +1,6 @@
 import type { AppConfig } from "@trialdesk/domain";
 import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
 import type { Deps } from "./deps";
 import { studies } from "./resources/studies/studies.table";
 import { demoStudyUuid } from "./seed/factories";
@@ -17,6 +18,16 @@ export async function summaryStudyUuid({ db, config }: Pick<Deps, "db" | "config
 }
 
 /** GET /config.json (DESIGN §3): plain JSON, read by the web app before anything else. */
+/** /config.json's answer (no envelope: the web app reads it before it knows the API), for /api/docs. */
+export const appConfigSchema: z.ZodType<AppConfig> = z.object({
+  apiBaseUrl: z.string(),
+  defaultPageSize: z.number(),
+  inactivityTimeoutSeconds: z.number(),
+  minimumPatientAge: z.number(),
+  maximumPatientAge: z.number(),
+  summaryStudyUuid: z.string(),
+});
+
 export async function appConfig(deps: Pick<Deps, "db" | "config">): Promise<AppConfig> {
   const { config } = deps;
   return {

@@ -3,7 +3,7 @@ import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { appConfig } from "./app-config";
+import { appConfig, appConfigSchema } from "./app-config";
 import { auditRoutes } from "./audit/audit.routes";
 import { authRoutes } from "./auth/auth.routes";
 import { registerGuards } from "./auth/guards";
@@ -108,7 +108,7 @@ export async function buildApp(options: {
   await registerOpenApi(app);
   registerGuards(app, deps);
 
-  app.get("/config.json", async () => appConfig(deps));
+  app.get("/config.json", { schema: { response: { 200: appConfigSchema } } }, async () => appConfig(deps));
   authRoutes(app, deps);
   auditRoutes(app, deps, resources);
   healthRoutes(app, deps);

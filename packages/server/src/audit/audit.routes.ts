@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import type { Deps } from "../deps";
 import { send } from "../http/envelope";
 import { forbidden } from "../http/errors";
+import { answers } from "../http/openapi-responses";
 import { parseQuery, type ResourceDescription } from "../resources/resource";
 import { auditTrail } from "./audit";
 import { auditEvents } from "./audit.table";
@@ -50,6 +51,27 @@ async function mayReadHistory(
   return last?.siteId != null && user.siteIds.includes(last.siteId);
 }
 
+/** The history's answer (AuditEvent items, newest first), for /api/docs. */
+const change = z.object({ field: z.string(), old: z.unknown(), new: z.unknown() });
+const auditAnswer = answers(
+  z.object({
+    items: z.array(
+      z.looseObject({
+        id: z.number(),
+        at: z.string(),
+        userId: z.number().nullable(),
+        userName: z.string().nullable(),
+        requestId: z.string(),
+        resource: z.string(),
+        uuid: z.string(),
+        action: z.enum(["create", "update", "delete"]),
+        changes: z.array(change),
+        reason: z.string().nullable(),
+      }),
+    ),
+  }),
+);
+
 /**
  * GET /api/audit?resource&uuid → a record's history, newest first, to those who may read the record,
  * with the records it refers to named (describeHistory).
@@ -62,17 +84,21 @@ export function auditRoutes(
   resources: ResourceDescription<any>[],
 ) {
   const byName = new Map(resources.map((def) => [def.name as string, def]));
-  app.get("/api/audit", { schema: { querystring: auditQuery, tags: ["audit"] } }, async (request, reply) => {
-    const query = parseQuery(auditQuery, request.query);
-    const def = byName.get(query.resource);
-    const user = currentUser(request);
-    const allowed = def ? await mayReadHistory(db, def, query.uuid, user) : false;
-    if (!allowed) return send(request, reply, { items: [] });
-    const events = await auditTrail(db, query.resource, query.uuid);
-    // Referenced records are named within the reader's own scope of each resource.
-    const items = await describeHistory(db, query.resource, events, (name) =>
-      byName.get(name)?.scope?.(user),
-    );
-    return send(request, reply, { items });
-  });
+  app.get(
+    "/api/audit",
+    { schema: { querystring: auditQuery, tags: ["audit"], response: auditAnswer } },
+    async (request, reply) => {
+      const query = parseQuery(auditQuery, request.query);
+      const def = byName.get(query.resource);
+      const user = currentUser(request);
+      const allowed = def ? await mayReadHistory(db, def, query.uuid, user) : false;
+      if (!allowed) return send(request, reply, { items: [] });
+      const events = await auditTrail(db, query.resource, query.uuid);
+      // Referenced records are named within the reader's own scope of each resource.
+      const items = await describeHistory(db, query.resource, events, (name) =>
+        byName.get(name)?.scope?.(user),
+      );
+      return send(request, reply, { items });
+    },
+  );
 }

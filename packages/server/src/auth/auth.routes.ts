@@ -1,4 +1,4 @@
-import type { AuthResponse, SiteOption, TokenResponse } from "@trialdesk/domain";
+import type { AuthResponse, MenuItem, SignedInUser, SiteOption, TokenResponse } from "@trialdesk/domain";
 import { asc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -6,6 +6,7 @@ import { summaryStudyUuid } from "../app-config";
 import type { Deps } from "../deps";
 import { send } from "../http/envelope";
 import { rateLimited, unauthenticated, validationError } from "../http/errors";
+import { answers } from "../http/openapi-responses";
 import { sites } from "../resources/sites/sites.table";
 import { users } from "../resources/users/users.table";
 import { currentUser, loadSessionUser } from "./guards";
@@ -21,6 +22,37 @@ export const authBody = z.strictObject({
 export const tokenBody = z.strictObject({ type: z.literal("refresh_token") });
 
 const invalidCredentials = "Invalid e-mail or password";
+
+// The answers, for /api/docs (typed against the domain's types so they cannot drift apart).
+const signedInUser: z.ZodType<SignedInUser> = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  email: z.string(),
+  profile: z.object({ firstName: z.string(), lastName: z.string() }),
+  isAdmin: z.boolean(),
+  siteIds: z.array(z.number()),
+});
+const token = { accessToken: z.string(), accessTokenExpire: z.number(), csrfToken: z.string() };
+const tokenAnswer: z.ZodType<TokenResponse> = z.object(token);
+const authAnswer: z.ZodType<AuthResponse> = z.object({ user: signedInUser, ...token });
+const siteOption: z.ZodType<SiteOption> = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  code: z.string(),
+  shortName: z.string(),
+  city: z.string().nullable(),
+});
+const menuEntry = {
+  key: z.string(),
+  label: z.string(),
+  route: z.string().nullable(),
+  icon: z.string(),
+  iconVariant: z.string().nullable(),
+};
+// Groups hold items; items hold nothing (the menu is two levels deep).
+const menu: z.ZodType<MenuItem[]> = z.array(
+  z.object({ ...menuEntry, children: z.array(z.object({ ...menuEntry, children: z.array(z.never()) })) }),
+);
 
 /** Sign-in and session calls (spec §7, DESIGN §3). */
 export function authRoutes(app: FastifyInstance, deps: Deps) {
@@ -46,84 +78,101 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
       secure: request.protocol === "https",
     });
 
-  app.post("/api/auth", { ...publicRoute, schema: { body: authBody, ...docs } }, async (request, reply) => {
-    const parsed = authBody.safeParse(request.body ?? {});
-    if (!parsed.success) {
-      const fields = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "username")));
-      throw validationError(
-        [...fields].map((field) => ({
-          field,
-          message:
-            field === "password"
-              ? "Password is required"
-              : field === "username"
-                ? "Email is required"
-                : "Unknown field",
-        })),
-      );
-    }
-    const email = parsed.data.username.trim();
-    const ip = request.ip;
-    // The attempt is reserved before the password is checked, so simultaneous guesses cannot all pass.
-    const attempt = await limiter.reserve(email, ip);
-    if (attempt === "account")
-      throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
-    if (attempt === "busy")
-      throw rateLimited("Too many sign-in attempts from your network. Please try again in a minute.");
-    if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
-    const [row] = await db
-      .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
-      .from(users)
-      .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
-    const ok = await verifyPassword(row?.passwordHash ?? null, parsed.data.password);
-    // Unknown e-mail, wrong password and inactive account answer alike.
-    if (!row || !ok || !row.isActive) {
-      await limiter.prune(email, ip);
-      throw unauthenticated(invalidCredentials);
-    }
-    await limiter.succeeded(email, attempt);
-    const user = await loadSessionUser(db, row.id);
-    if (!user) throw unauthenticated(invalidCredentials);
-    const { isActive: _, ...signedIn } = user;
-    setRefreshCookie(request, reply, await refreshTokens.issue(user.id));
-    if (Math.random() < 0.05) await refreshTokens.prune();
-    const data: AuthResponse = { user: signedIn, ...(await tokens.sign(user)) };
-    return send(request, reply, data);
-  });
-
-  app.post("/api/token", { ...publicRoute, schema: { body: tokenBody, ...docs } }, async (request, reply) => {
-    const parsed = tokenBody.safeParse(request.body ?? {});
-    if (!parsed.success) throw validationError([{ field: "type", message: 'Type must be "refresh_token"' }]);
-    const presented = request.cookies[refreshCookie];
-    if (!presented) throw unauthenticated("Not signed in");
-    const rotated = await refreshTokens.rotate(presented);
-    if (!rotated || "reuse" in rotated) {
-      clearRefreshCookie(request, reply);
-      throw unauthenticated("Session expired, please sign in again");
-    }
-    const user = await loadSessionUser(db, rotated.userId);
-    if (!user?.isActive) {
-      await refreshTokens.revoke(rotated.token);
-      clearRefreshCookie(request, reply);
-      throw unauthenticated("Session expired, please sign in again");
-    }
-    setRefreshCookie(request, reply, rotated.token);
-    const data: TokenResponse = await tokens.sign(user);
-    return send(request, reply, data);
-  });
-
-  app.get("/api/logout", { ...publicRoute, schema: docs }, async (request, reply) => {
-    const presented = request.cookies[refreshCookie];
-    if (presented) await refreshTokens.revoke(presented);
-    clearRefreshCookie(request, reply);
-    return send(request, reply, { loggedOut: true });
-  });
-
-  app.get("/api/me", { schema: { tags: ["session"] } }, async (request, reply) =>
-    send(request, reply, currentUser(request)),
+  app.post(
+    "/api/auth",
+    { ...publicRoute, schema: { body: authBody, ...docs, response: answers(authAnswer) } },
+    async (request, reply) => {
+      const parsed = authBody.safeParse(request.body ?? {});
+      if (!parsed.success) {
+        const fields = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "username")));
+        throw validationError(
+          [...fields].map((field) => ({
+            field,
+            message:
+              field === "password"
+                ? "Password is required"
+                : field === "username"
+                  ? "Email is required"
+                  : "Unknown field",
+          })),
+        );
+      }
+      const email = parsed.data.username.trim();
+      const ip = request.ip;
+      // The attempt is reserved before the password is checked, so simultaneous guesses cannot all pass.
+      const attempt = await limiter.reserve(email, ip);
+      if (attempt === "account")
+        throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+      if (attempt === "busy")
+        throw rateLimited("Too many sign-in attempts from your network. Please try again in a minute.");
+      if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
+      const [row] = await db
+        .select({ id: users.id, passwordHash: users.passwordHash, isActive: users.isActive })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+      const ok = await verifyPassword(row?.passwordHash ?? null, parsed.data.password);
+      // Unknown e-mail, wrong password and inactive account answer alike.
+      if (!row || !ok || !row.isActive) {
+        await limiter.prune(email, ip);
+        throw unauthenticated(invalidCredentials);
+      }
+      await limiter.succeeded(email, attempt);
+      const user = await loadSessionUser(db, row.id);
+      if (!user) throw unauthenticated(invalidCredentials);
+      const { isActive: _, ...signedIn } = user;
+      setRefreshCookie(request, reply, await refreshTokens.issue(user.id));
+      if (Math.random() < 0.05) await refreshTokens.prune();
+      const data: AuthResponse = { user: signedIn, ...(await tokens.sign(user)) };
+      return send(request, reply, data);
+    },
   );
 
-  app.get("/api/me/sites", { schema: { tags: ["session"] } }, async (request, reply) => {
+  app.post(
+    "/api/token",
+    { ...publicRoute, schema: { body: tokenBody, ...docs, response: answers(tokenAnswer) } },
+    async (request, reply) => {
+      const parsed = tokenBody.safeParse(request.body ?? {});
+      if (!parsed.success)
+        throw validationError([{ field: "type", message: 'Type must be "refresh_token"' }]);
+      const presented = request.cookies[refreshCookie];
+      if (!presented) throw unauthenticated("Not signed in");
+      const rotated = await refreshTokens.rotate(presented);
+      if (!rotated || "reuse" in rotated) {
+        clearRefreshCookie(request, reply);
+        throw unauthenticated("Session expired, please sign in again");
+      }
+      const user = await loadSessionUser(db, rotated.userId);
+      if (!user?.isActive) {
+        await refreshTokens.revoke(rotated.token);
+        clearRefreshCookie(request, reply);
+        throw unauthenticated("Session expired, please sign in again");
+      }
+      setRefreshCookie(request, reply, rotated.token);
+      const data: TokenResponse = await tokens.sign(user);
+      return send(request, reply, data);
+    },
+  );
+
+  const loggedOut = answers(z.object({ loggedOut: z.literal(true) }));
+  app.get(
+    "/api/logout",
+    { ...publicRoute, schema: { ...docs, response: loggedOut } },
+    async (request, reply) => {
+      const presented = request.cookies[refreshCookie];
+      if (presented) await refreshTokens.revoke(presented);
+      clearRefreshCookie(request, reply);
+      return send(request, reply, { loggedOut: true });
+    },
+  );
+
+  app.get(
+    "/api/me",
+    { schema: { tags: ["session"], response: answers(signedInUser) } },
+    async (request, reply) => send(request, reply, currentUser(request)),
+  );
+
+  const siteItems = answers(z.object({ items: z.array(siteOption) }));
+  app.get("/api/me/sites", { schema: { tags: ["session"], response: siteItems } }, async (request, reply) => {
     const user = currentUser(request);
     const fields = {
       id: sites.id,
@@ -142,7 +191,10 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     return send(request, reply, { items: rows });
   });
 
-  app.get("/api/me/menu", { schema: { tags: ["session"] } }, async (request, reply) =>
-    send(request, reply, menuFor(currentUser(request), await summaryStudyUuid(deps))),
+  app.get(
+    "/api/me/menu",
+    { schema: { tags: ["session"], response: answers(menu) } },
+    async (request, reply) =>
+      send(request, reply, menuFor(currentUser(request), await summaryStudyUuid(deps))),
   );
 }

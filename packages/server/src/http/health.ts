@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { Deps } from "../deps";
 import { databaseUnavailableCode } from "./database-errors";
 import { failure, send } from "./envelope";
+import { answers } from "./openapi-responses";
 
 /** How long the health check waits for the database before answering 503. */
 export const healthTimeoutMs = 2000;
@@ -14,7 +16,10 @@ export const healthTimeoutMs = 2000;
 export function healthRoutes(app: FastifyInstance, { db }: Pick<Deps, "db">) {
   app.get(
     "/api/health",
-    { config: { access: "public" }, schema: { tags: ["session"], security: [] } },
+    {
+      config: { access: "public" },
+      schema: { tags: ["session"], security: [], response: answers(z.object({ status: z.literal("ok") })) },
+    },
     async (request, reply) => {
       let timer: NodeJS.Timeout | undefined;
       const answered = await Promise.race([

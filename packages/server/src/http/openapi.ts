@@ -7,10 +7,12 @@ import { jsonSchemaTransform } from "fastify-type-provider-zod";
 /**
  * OpenAPI generated from the same zod schemas the routes declare, at /api/docs. The routes'
  * schemas are for documentation only: validation runs in the resource machinery, where it can
- * answer with the spec's field messages.
+ * answer with the spec's field messages, and answers are sent as the handlers build them.
  */
 export async function registerOpenApi(app: FastifyInstance) {
   app.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Response schemas describe the answers for clients; they never filter or coerce what is sent.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await app.register(fastifySwagger, {
     openapi: {
       info: {

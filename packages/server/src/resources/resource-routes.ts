@@ -7,8 +7,9 @@ import { userName } from "../auth/guards";
 import type { Deps } from "../deps";
 import { sendCsv } from "../http/csv";
 import { send } from "../http/envelope";
+import { answers, csvAnswer, formatSchema, listPage } from "../http/openapi-responses";
 import type { ResourceDescription, Row } from "./resource-definition";
-import { resourceService } from "./resource-service";
+import { type ResourceService, resourceService } from "./resource-service";
 
 function changeContext(request: FastifyRequest): ChangeContext {
   const raw = request.headers[changeReasonHeader];
@@ -29,6 +30,16 @@ function changeContext(request: FastifyRequest): ChangeContext {
 }
 
 const uuidParams = z.object({ uuid: z.string() });
+
+/** What a resource answers, for /api/docs only: a list page in its list format, one record in its view. */
+export function resourceAnswers(service: {
+  def: Pick<ResourceDescription, "table" | "expand" | "listFormat">;
+  formats: ResourceService["formats"];
+}) {
+  const { def, formats } = service;
+  const record = (format: string) => formatSchema(formats[format].fields, def.table, Boolean(def.expand));
+  return { page: listPage(record(def.listFormat ?? "view")), record: record("view") };
+}
 const idParams = z.object({ id: z.string().describe("uuid or numeric id") });
 
 /** The routes of a described resource under /api/{name}: list, export, get, create, update, delete. */
@@ -43,12 +54,19 @@ export function registerResource<Input extends Row>(
   const base = `/api/${def.name}`;
   const access = resourceAccess(def.name);
   const tags = [def.name];
+  const { page, record } = resourceAnswers(service);
+  const formatNote = `Other shapes: ?format=${Object.keys(service.formats).join(", ")}.`;
 
   app.get(
     base,
     {
       config: { access: access.list },
-      schema: { querystring: service.listQuery, tags },
+      schema: {
+        querystring: service.listQuery,
+        tags,
+        description: `A page of the list. ${formatNote}`,
+        response: answers(page),
+      },
       onRequest: async (request) => {
         request.query = service.withPreset(request.query) as typeof request.query;
       },
@@ -60,7 +78,11 @@ export function registerResource<Input extends Row>(
     `${base}/export`,
     {
       config: { access: access.list },
-      schema: { querystring: service.exportQuery, tags },
+      schema: {
+        querystring: service.exportQuery,
+        tags,
+        response: csvAnswer,
+      },
       onRequest: async (request) => {
         request.query = service.withPreset(request.query) as typeof request.query;
       },
@@ -78,6 +100,8 @@ export function registerResource<Input extends Row>(
         params: idParams,
         querystring: service.getQuery,
         tags,
+        description: `One record. ${formatNote}`,
+        response: answers(record),
         ...(access.get === "public" ? { security: [] } : {}),
       },
     },
@@ -88,13 +112,16 @@ export function registerResource<Input extends Row>(
   );
   app.post(
     base,
-    { config: { access: access.write }, schema: { body: def.schema, tags } },
+    { config: { access: access.write }, schema: { body: def.schema, tags, response: answers(record, 201) } },
     async (request, reply) =>
       send(request, reply, await service.create(request.body, request.user, changeContext(request)), 201),
   );
   app.put(
     `${base}/:uuid`,
-    { config: { access: access.write }, schema: { params: uuidParams, body: def.schema, tags } },
+    {
+      config: { access: access.write },
+      schema: { params: uuidParams, body: def.schema, tags, response: answers(record) },
+    },
     async (request, reply) => {
       const { uuid } = request.params;
       return send(
@@ -106,7 +133,10 @@ export function registerResource<Input extends Row>(
   );
   app.delete(
     `${base}/:uuid`,
-    { config: { access: access.write }, schema: { params: uuidParams, tags } },
+    {
+      config: { access: access.write },
+      schema: { params: uuidParams, tags, response: answers(z.object({ deleted: z.literal(true) })) },
+    },
     async (request, reply) => {
       const { uuid } = request.params;
       await service.remove(uuid, request.user, changeContext(request));

@@ -231,6 +231,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
 
   return {
     def,
+    formats,
     listQuery,
     withPreset,
     exportQuery,

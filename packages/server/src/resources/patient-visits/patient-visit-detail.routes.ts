@@ -7,6 +7,7 @@ import type { Db } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { notFound, validationError } from "../../http/errors";
+import { answers, day } from "../../http/openapi-responses";
 import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
@@ -123,6 +124,43 @@ async function detailOf(
   return { patient, study, visits: await visitOptions(db, patientId, study.studyId) };
 }
 
+/** The answer (PatientVisitDetail), for /api/docs. */
+const detailAnswer = answers(
+  z.object({
+    patient: z.object({
+      patientId: z.number(),
+      barcode: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+    }),
+    study: z
+      .object({
+        studyId: z.number(),
+        studyUuid: z.string(),
+        internalCode: z.string(),
+        projectWorkingName: z.string(),
+      })
+      .nullable(),
+    visits: z
+      .record(
+        z.string(),
+        z.looseObject({
+          visitName: z.string(),
+          visitUuid: z.string(),
+          visitId: z.number(),
+          visitType: z.number(),
+          mandatory: z.number(),
+          visitStatus: z.string().nullable(),
+          visitResult: z.string().nullable(),
+          visitDate: day.nullable(),
+          patientVisitId: z.number().nullable(),
+          patientVisitUuid: z.string().nullable(),
+        }),
+      )
+      .describe("The study's visits by visit id"),
+  }),
+);
+
 /**
  * GET /api/patient-visit-detail?patientVisitUuid=… | ?patientId=…[&studyId=…] (spec §3, §7): the
  * patient, the study (the patient visit's, the one named, or the patient's current assignment's)
@@ -132,7 +170,7 @@ async function detailOf(
 export function patientVisitDetailRoutes(app: FastifyInstance, deps: Deps) {
   app.get(
     "/api/patient-visit-detail",
-    { schema: { querystring: query, tags: ["patient-visits"] } },
+    { schema: { querystring: query, tags: ["patient-visits"], response: detailAnswer } },
     async (request, reply) => {
       const user = currentUser(request);
       const q = parseQuery(query, request.query);

@@ -1,6 +1,7 @@
 import { passwordChangeSchema, validatePasswordChange, withCommonPasswordRule } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { recordAudit } from "../../audit/audit";
 import { currentUser, userName } from "../../auth/guards";
 import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/passwords";
@@ -8,6 +9,7 @@ import { refreshCookie } from "../../auth/refresh-tokens";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { validationError } from "../../http/errors";
+import { answers } from "../../http/openapi-responses";
 import { zodFieldErrors } from "../resource";
 import { revokeUserSessions } from "./sessions";
 import { users } from "./users.table";
@@ -25,7 +27,13 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
   const { db, refreshTokens } = deps;
   app.post(
     "/api/me/password",
-    { schema: { body: passwordChangeSchema, tags: ["session"] } },
+    {
+      schema: {
+        body: passwordChangeSchema,
+        tags: ["session"],
+        response: answers(z.object({ changed: z.literal(true) })),
+      },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const parsed = passwordChangeSchema.safeParse(request.body ?? {});

@@ -17,6 +17,7 @@ import { type Db, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { notFound } from "../../http/errors";
+import { answers, day } from "../../http/openapi-responses";
 import { booleanParam } from "../params";
 import { patients } from "../patients/patients.table";
 import { parseQuery } from "../resource";
@@ -133,6 +134,53 @@ async function patientRows(
   ]);
 }
 
+/** The summary's answer, for /api/docs: the grid (VisitSummary), or its compact form with ?compact=true. */
+const summaryVisit = z.object({
+  id: z.number(),
+  visitName: z.string(),
+  visitType: z.number(),
+  sequence: z.number().nullable(),
+  daysFromStart: z.number().nullable(),
+  allowedDaysBefore: z.number().nullable(),
+  allowedDaysAfter: z.number().nullable(),
+  calculationMode: z.string().nullable(),
+});
+const summaryAnswer = answers(
+  z.union([
+    z.object({
+      studyVisits: z.array(summaryVisit),
+      patientStudyProfiles: z.array(
+        z.object({
+          barcode: z.string(),
+          firstName: z.string(),
+          lastName: z.string(),
+          screenNr: z.string().nullable(),
+          patientUuid: z.string(),
+          active: z.boolean(),
+          visits: z.array(
+            z.object({
+              visitId: z.number(),
+              visitDate: day.optional(),
+              expectedDate: day.optional(),
+              state: z.string(),
+              bookedOutsideWindow: z.literal(true).optional(),
+            }),
+          ),
+        }),
+      ),
+    }),
+    z
+      .object({
+        studyVisits: z.array(summaryVisit),
+        asOf: day,
+        rows: z.array(z.array(z.union([z.string(), z.boolean(), z.null()]))),
+      })
+      .describe(
+        "?compact=true: [patientUuid, barcode, firstName, lastName, screenNr, active, cells] per patient",
+      ),
+  ]),
+);
+
 /**
  * GET /api/patient-visit-summary/{studyUuid}?asOf=&siteId=&compact= (spec §2.5, §3, §7): the per-study
  * visit summary grid, each cell with its state on asOf (default today); `compact=true` answers the same
@@ -142,7 +190,7 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     "/api/patient-visit-summary/:studyUuid",
-    { schema: { params, querystring: query, tags: ["patient-visit-summary"] } },
+    { schema: { params, querystring: query, tags: ["patient-visit-summary"], response: summaryAnswer } },
     async (request, reply) => {
       const user = currentUser(request);
       const { studyUuid } = request.params;

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
-import { resourceService } from "../resource";
+import { answers } from "../../http/openapi-responses";
+import { resourceAnswers, resourceService } from "../resource";
 import { studiesResource } from "../studies/studies.resource";
 import { visitsResource } from "./visits.resource";
 
@@ -20,7 +21,14 @@ export function studyVisitsRoutes(fastify: FastifyInstance, deps: Deps) {
   app.get(
     "/api/studies/:uuid/visits",
     // The visits list's parameters; a studyId given there is overridden by the path's study.
-    { schema: { params, querystring: visits.listQuery, tags: ["studies"] } },
+    {
+      schema: {
+        params,
+        querystring: visits.listQuery,
+        tags: ["studies"],
+        response: answers(resourceAnswers(visits).page),
+      },
+    },
     async (request, reply) => {
       const { uuid } = request.params;
       // 404 "Study not found" when there is no such study.

@@ -21,6 +21,7 @@ import { type Db, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
+import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
 import { escapeLike, exportBatchSize, keysetAfter, parseQuery } from "../resource";
 import { statePredicates } from "./visit-schedule";
 
@@ -144,6 +145,36 @@ const widestWindow = sql`(select coalesce(max(e.allowed_days_before + e.allowed_
  * list's count, are exact up to countBound. Each state is read as its own range of the worklist index
  * (site, kind, window end), so a page or a count costs what it reads, not what the site holds.
  */
+/** The worklist's answer (WorklistData), for /api/docs. */
+const worklistAnswer = answers(
+  listPage(
+    z.object({
+      rowId: z.string(),
+      patientId: z.number(),
+      patientUuid: z.string(),
+      barcode: z.string(),
+      patientName: z.string(),
+      screenNr: z.string().nullable(),
+      studyId: z.number(),
+      studyUuid: z.string(),
+      studyName: z.string(),
+      visitId: z.number(),
+      visitName: z.string(),
+      visitType: z.number(),
+      expectedDate: day.nullable(),
+      windowStart: day.nullable(),
+      windowEnd: day.nullable(),
+      state: z.enum(worklistStates),
+      bookedOutsideWindow: z.boolean(),
+      patientVisitId: z.number().nullable(),
+      patientVisitUuid: z.string().nullable(),
+      visitDate: day.nullable(),
+      visitStatus: z.string().nullable(),
+    }),
+    { counts: z.record(z.enum(worklistStates), z.number()) },
+  ),
+);
+
 export function worklistRoutes(app: FastifyInstance, deps: Deps) {
   type Params = z.infer<typeof exportQuery>;
 
@@ -214,24 +245,28 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     return { states, rows, counts, desc };
   }
 
-  app.get("/api/worklist", { schema: { querystring: query, tags: ["worklist"] } }, async (request, reply) => {
-    const user = currentUser(request);
-    const q = parseQuery(query, request.query);
-    const page = q.page ?? 1;
-    const pageSize = q.pagesize ?? deps.config.defaultPageSize;
-    const worklist = await worklistOf(user, q);
-    const [countRows, read] = await Promise.all([
-      worklist.counts(),
-      worklist.rows(pageSize, (page - 1) * pageSize),
-    ]);
-    const items: WorklistRow[] = read.map(({ keysetWindowEnd: _, keysetId: __, ...row }) => row);
-    const counts = Object.fromEntries(
-      worklistStates.map((state) => [state, Number(countRows[0]?.[state] ?? 0)]),
-    ) as Record<WorklistState, number>;
-    const total = worklist.states.reduce((sum, s) => sum + counts[s], 0);
-    const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
-    return send(request, reply, data);
-  });
+  app.get(
+    "/api/worklist",
+    { schema: { querystring: query, tags: ["worklist"], response: worklistAnswer } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const q = parseQuery(query, request.query);
+      const page = q.page ?? 1;
+      const pageSize = q.pagesize ?? deps.config.defaultPageSize;
+      const worklist = await worklistOf(user, q);
+      const [countRows, read] = await Promise.all([
+        worklist.counts(),
+        worklist.rows(pageSize, (page - 1) * pageSize),
+      ]);
+      const items: WorklistRow[] = read.map(({ keysetWindowEnd: _, keysetId: __, ...row }) => row);
+      const counts = Object.fromEntries(
+        worklistStates.map((state) => [state, Number(countRows[0]?.[state] ?? 0)]),
+      ) as Record<WorklistState, number>;
+      const total = worklist.states.reduce((sum, s) => sum + counts[s], 0);
+      const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
+      return send(request, reply, data);
+    },
+  );
 
   /**
    * GET /api/worklist/export: the whole worklist the call means as CSV (issue 15), in its order, read
@@ -239,7 +274,7 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
    */
   app.get(
     "/api/worklist/export",
-    { schema: { querystring: exportQuery, tags: ["worklist"] } },
+    { schema: { querystring: exportQuery, tags: ["worklist"], response: csvAnswer } },
     async (request, reply) => {
       const user = currentUser(request);
       const q = parseQuery(exportQuery, request.query);
