@@ -5,7 +5,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Envelope, ListData } from "@trialdesk/domain";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
@@ -179,4 +179,14 @@ export function resourceClient<T, Row = T>(app: () => TestApp, name: string, ses
     remove: (uuid: string, as = session()) =>
       app().request<{ deleted: boolean }>({ method: "DELETE", url: `${url}/${uuid}`, session: as }),
   };
+}
+
+/** A create's answer: 201 and the new record — an id, the client's uuid, version 1 — and exactly `fields`. */
+export function expectCreated(
+  res: { status: number; body: Envelope<unknown> },
+  uuid: unknown,
+  fields: object,
+) {
+  expect(res.status).toBe(201);
+  expect(res.body.data).toEqual({ id: expect.any(Number), uuid, version: 1, ...fields });
 }

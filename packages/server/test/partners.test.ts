@@ -1,7 +1,14 @@
 import type { Partner } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartner, partnerInput } from "../src/seed/factories";
-import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
+import {
+  databaseKinds,
+  expectCreated,
+  resourceClient,
+  type Session,
+  startApp,
+  type TestApp,
+} from "./helpers";
 
 describe.each(databaseKinds)("partners on %s", (kind) => {
   let t: TestApp;
@@ -22,11 +29,7 @@ describe.each(databaseKinds)("partners on %s", (kind) => {
   it("creates and updates a partner; code upper-cased and cut to 3, flags kept", async () => {
     const input = partnerInput({ name: "Quintiles Hungary", code: "qtlx", cro: true });
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       name: "Quintiles Hungary",
       code: "QTL",
       cro: true,

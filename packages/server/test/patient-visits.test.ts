@@ -15,7 +15,14 @@ import {
   patientVisitInput,
 } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
+import {
+  databaseKinds,
+  expectCreated,
+  resourceClient,
+  type Session,
+  startApp,
+  type TestApp,
+} from "./helpers";
 import { setUpProject } from "./study-setup";
 
 type View = PatientVisit & {
@@ -101,11 +108,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       { visitTime: "14:05", notes: "Fasting blood sample" },
     );
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       patientId: patient.id,
       studyId: study.id,
       visitId: visitIds[0],

@@ -1,7 +1,14 @@
 import type { Site, SiteOption } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSite, siteInput } from "../src/seed/factories";
-import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
+import {
+  databaseKinds,
+  expectCreated,
+  resourceClient,
+  type Session,
+  startApp,
+  type TestApp,
+} from "./helpers";
 
 describe.each(databaseKinds)("sites on %s", (kind) => {
   let t: TestApp;
@@ -30,11 +37,7 @@ describe.each(databaseKinds)("sites on %s", (kind) => {
       countryCode: "hu",
     });
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       name: "Szeged Clinical Unit",
       shortName: "Szeged CU",
       code: "SZGD1",

@@ -2,7 +2,7 @@ import type { ListData, Study, StudyOption } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStudy, createVisit, demoStudyUuid, studyInput } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("studies on %s", (kind) => {
@@ -24,11 +24,7 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
   it("creates a study for any signed-in user and answers it with its project's names", async () => {
     const input = studyInput(project, { variant: "SECONDARY" });
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       projectId: project.id,
       variant: "SECONDARY",
       workingName: "ST-2025-001_SECONDARY",

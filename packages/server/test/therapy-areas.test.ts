@@ -1,7 +1,7 @@
 import type { AuditEvent, ListData, TherapyArea } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTherapyArea, createTherapyCategory, therapyAreaInput } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
 
 describe.each(databaseKinds)("therapy areas on %s", (kind) => {
   let t: TestApp;
@@ -24,11 +24,7 @@ describe.each(databaseKinds)("therapy areas on %s", (kind) => {
   it("creates an area and answers it with its category name; the code is upper-cased and cut to 3", async () => {
     const input = therapyAreaInput(oncology.id, { name: "Breast cancer", code: "brca" });
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       name: "Breast cancer",
       code: "BRC",
       therapyCategoryId: oncology.id,

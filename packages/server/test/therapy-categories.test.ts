@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
 import { createTherapyArea, createTherapyCategory, therapyCategoryInput } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
 
 describe.each(databaseKinds)("therapy categories on %s", (kind) => {
   let t: TestApp;
@@ -31,11 +31,7 @@ describe.each(databaseKinds)("therapy categories on %s", (kind) => {
   it("creates with the client's uuid, upper-cases and cuts the code, and answers the saved record", async () => {
     const input = therapyCategoryInput({ name: "Dermatology", code: "derm" });
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       name: "Dermatology",
       code: "DER",
     });

@@ -11,7 +11,7 @@ import {
 } from "../src/resources/users/users.resource";
 import { wrongCurrentPasswordMessage } from "../src/resources/users/users.routes";
 import { createSite, userInput as factoryUserInput, monitorInput } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
 
 const tooShort = "Password is too short. It should be at least 8 characters.";
 const tooCommon = "Password is too common. Please choose one that is harder to guess.";
@@ -101,11 +101,7 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
       const password = "Very-secret-42";
       const input = userInput({ password, password2: password, siteIds: [siteB, siteA] });
       const created = await call<User>("POST", "/api/users", input);
-      expect(created.status).toBe(201);
-      expect(created.body.data).toEqual({
-        id: expect.any(Number),
-        uuid: input.uuid,
-        version: 1,
+      expectCreated(created, input.uuid, {
         email: input.email,
         lastPasswordChangeDate: expect.any(String),
         hasPassword: true,
@@ -404,11 +400,7 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
     it("hashes the password and never answers it", async () => {
       const input = monitorInput({ password: "monitor-secret", password2: "monitor-secret" });
       const created = await call<Monitor>("POST", "/api/monitors", input);
-      expect(created.status).toBe(201);
-      expect(created.body.data).toEqual({
-        id: expect.any(Number),
-        uuid: input.uuid,
-        version: 1,
+      expectCreated(created, input.uuid, {
         email: input.email,
         firstName: input.firstName,
         lastName: input.lastName,

@@ -1,7 +1,7 @@
 import type { ListData, Visit, VisitListRow } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStudy, createVisit, visitInput } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 const randomisationMessage = "Randomisation visit type 50 is allowed once per study";
@@ -27,11 +27,7 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
   it("creates a visit and answers it with its type label, study and protocol, mandatory as 0 or 1", async () => {
     const input = visitInput(study.id, { name: "Screening", visitTypeId: 20, mandatory: 1 });
     const res = await create(input);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      id: expect.any(Number),
-      uuid: input.uuid,
-      version: 1,
+    expectCreated(res, input.uuid, {
       studyId: study.id,
       name: "Screening",
       visitName: "Screening",
