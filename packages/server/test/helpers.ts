@@ -5,12 +5,13 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Envelope, ListData } from "@trialdesk/domain";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
 import { type Database, openPostgres, pgliteDatabase } from "../src/db/client";
 import { createUser, type UserOptions } from "../src/seed/factories";
+import { seed } from "../src/seed/seed";
 import { withDatabase } from "./global-setup";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -189,4 +190,19 @@ export function expectCreated(
 ) {
   expect(res.status).toBe(201);
   expect(res.body.data).toEqual({ id: expect.any(Number), uuid, version: 1, ...fields });
+}
+
+/**
+ * The app of one describe block on the demo data, seeded twice (a second seed must add nothing);
+ * `demoAdmin` as the embedded database seeds it. Filled in before the block's tests run.
+ */
+export function seededApp(kind: DatabaseKind, options = { demoAdmin: true }): TestApp {
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await startApp(kind));
+    await seed(t.database.db, options);
+    await seed(t.database.db, options);
+  });
+  afterAll(() => t.close());
+  return t;
 }

@@ -14,12 +14,12 @@ import {
   demoStudyUuid,
   patientVisitInput,
 } from "../src/seed/factories";
-import { seed } from "../src/seed/seed";
 import {
   databaseKinds,
   expectCreated,
   resourceClient,
   type Session,
+  seededApp,
   startApp,
   type TestApp,
 } from "./helpers";
@@ -421,14 +421,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("the demo patient visits on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp(kind);
-    await seed(t.database.db, { demoAdmin: true });
-    // Run twice: nothing is added again.
-    await seed(t.database.db, { demoAdmin: true });
-  });
-  afterAll(() => t.close());
+  const t = seededApp(kind);
 
   it("spreads visits and statuses over the assigned patients, the demo study's most of all", async () => {
     const admin = await t.signIn("admin@example.com", "admin1234");

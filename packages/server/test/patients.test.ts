@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import { demoPatientCount } from "../src/seed/demo-patients";
 import { createPatient, createSite, createStudy, patientInput } from "../src/seed/factories";
-import { seed } from "../src/seed/seed";
-import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, seededApp, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("patients on %s", (kind) => {
@@ -414,14 +413,7 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("the demo patients on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp(kind);
-    await seed(t.database.db, { demoAdmin: true });
-    // Run twice: nothing is added again.
-    await seed(t.database.db, { demoAdmin: true });
-  });
-  afterAll(() => t.close());
+  const t = seededApp(kind);
 
   it("has 40+ valid patients over the three sites, most at the staff user's site, with barcodes from the counters", async () => {
     const admin = await t.signIn("admin@example.com", "admin1234");

@@ -1,8 +1,7 @@
 import type { ListData, Study, StudyOption } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStudy, createVisit, demoStudyUuid, studyInput } from "../src/seed/factories";
-import { seed } from "../src/seed/seed";
-import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, expectCreated, type Session, seededApp, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("studies on %s", (kind) => {
@@ -179,14 +178,7 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("the demo studies on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp(kind);
-    await seed(t.database.db, { demoAdmin: false });
-    // Run twice: nothing is added again.
-    await seed(t.database.db, { demoAdmin: false });
-  });
-  afterAll(() => t.close());
+  const t = seededApp(kind, { demoAdmin: false });
 
   it("has three studies, the demo study among them, each with 8–12 visits and one randomisation visit", async () => {
     const user = await t.signedInUser();

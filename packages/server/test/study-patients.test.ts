@@ -15,8 +15,7 @@ import {
   createVisit,
   studyPatientInput,
 } from "../src/seed/factories";
-import { seed } from "../src/seed/seed";
-import { databaseKinds, resourceClient, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, resourceClient, type Session, seededApp, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("study-patients on %s", (kind) => {
@@ -346,14 +345,7 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("the demo study-patients on %s", (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp(kind);
-    await seed(t.database.db, { demoAdmin: true });
-    // Run twice: nothing is added again.
-    await seed(t.database.db, { demoAdmin: true });
-  });
-  afterAll(() => t.close());
+  const t = seededApp(kind);
 
   it("assigns most demo patients: 20+ on the demo study, some on the others, a few closed with each reason", async () => {
     const admin = await t.signIn("admin@example.com", "admin1234");
