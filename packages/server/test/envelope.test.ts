@@ -99,57 +99,38 @@ describe.each(databaseKinds)("the envelope on %s", (kind) => {
     expect(res.body.header).toMatchObject({ result: "error", errorCode: "CONFLICT" });
   });
 
-  it("answers malformed JSON, an empty JSON body and a wrong content type with 400 in the envelope", async () => {
-    const malformed = await t.request({
+  /** A raw POST to therapy categories as the administrator: `body` as sent, with its content type. */
+  const post = (payload: string | unknown[], contentType = "application/json") =>
+    t.request({
       method: "POST",
       url: "/api/therapy-categories",
       session: admin,
-      headers: { "content-type": "application/json" },
-      payload: '{"name": "Onc',
+      headers: { "content-type": contentType },
+      payload: payload as string,
     });
+
+  it("answers malformed JSON, an empty JSON body and a wrong content type with 400 in the envelope", async () => {
+    const malformed = await post('{"name": "Onc');
     expect(malformed.status).toBe(400);
     expect(malformed.body.header).toMatchObject({
       errorCode: "VALIDATION_ERROR",
       errorMessage: "Malformed JSON body",
     });
 
-    const empty = await t.request({
-      method: "POST",
-      url: "/api/therapy-categories",
-      session: admin,
-      headers: { "content-type": "application/json" },
-      payload: "",
-    });
+    const empty = await post("");
     expect(empty.status).toBe(400);
     expect(empty.body.header.errorCode).toBe("VALIDATION_ERROR");
 
-    const text = await t.request({
-      method: "POST",
-      url: "/api/therapy-categories",
-      session: admin,
-      headers: { "content-type": "text/plain" },
-      payload: "name=Oncology",
-    });
+    const text = await post("name=Oncology", "text/plain");
     expect(text.status).toBe(400);
     expect(text.body.header.errorCode).toBe("VALIDATION_ERROR");
 
-    const array = await t.request({
-      method: "POST",
-      url: "/api/therapy-categories",
-      session: admin,
-      payload: [1, 2],
-    });
+    const array = await post([1, 2]);
     expect(array.status).toBe(400);
   });
 
   it("refuses a prototype-polluting body", async () => {
-    const res = await t.request({
-      method: "POST",
-      url: "/api/therapy-categories",
-      session: admin,
-      headers: { "content-type": "application/json" },
-      payload: '{"name":"Oncology","code":"ONX","__proto__":{"isAdmin":true}}',
-    });
+    const res = await post('{"name":"Oncology","code":"ONX","__proto__":{"isAdmin":true}}');
     expect(res.status).toBe(400);
   });
 
