@@ -84,21 +84,29 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
   const patientId = input.patientId as number;
   const studyId = input.studyId as number;
   const visitId = input.visitId as number;
-  // In turn: a transaction has one connection, and pg refuses queries queued on it at once.
-  const [patient] = await tx
-    .select({ id: patients.id })
+  // Asked in one round trip (issue 14: every save pays each one).
+  const one = sql`1`;
+  const patient = tx
+    .select({ one })
     .from(patients)
     .where(and(eq(patients.id, patientId), patientScope(user)));
-  const [assignment] = await tx
-    .select({ id: studyPatients.id })
+  const assignment = tx
+    .select({ one })
     .from(studyPatients)
-    .where(and(eq(studyPatients.patientId, patientId), eq(studyPatients.studyId, studyId)))
-    .limit(1);
-  const [visit] = await tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId));
-  if (!patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
+    .where(and(eq(studyPatients.patientId, patientId), eq(studyPatients.studyId, studyId)));
+  const visitStudy = tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId));
+  const [found] = await tx
+    .select({
+      patient: sql<boolean>`exists(${patient})`,
+      assigned: sql<boolean>`exists(${assignment})`,
+      visitStudyId: sql<number | null>`(${visitStudy})`,
+    })
+    .from(sql`(select 1) as once`);
+  if (!found.patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
   const errors: FieldErrors = {};
-  if (!assignment) errors.studyId = patientVisitMessages.notAssigned;
-  if (!visit || visit.studyId !== studyId) errors.visitId = patientVisitMessages.visitOfOtherStudy;
+  if (!found.assigned) errors.studyId = patientVisitMessages.notAssigned;
+  if (found.visitStudyId === null || Number(found.visitStudyId) !== studyId)
+    errors.visitId = patientVisitMessages.visitOfOtherStudy;
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 

@@ -59,25 +59,26 @@ function assignments(db: Db | Tx, where: SQL, lock: boolean, afterId = 0, limit?
   );
 }
 
-export async function plansOf(db: Db | Tx, studyIds: number[]): Promise<Map<number, Plan>> {
-  const rows = await queryRows<{
-    studyId: number;
-    calculationMode: CalculationMode;
-    fromVisitId: number | null;
-    toVisitId: number | null;
-    daysFromStart: number;
-    allowedDaysBefore: number;
-    allowedDaysAfter: number;
-    sequence: number;
-  }>(
-    db,
-    sql`select p.study_id as "studyId", p.calculation_mode as "calculationMode",
+type PlanRow = {
+  studyId: number;
+  calculationMode: CalculationMode;
+  fromVisitId: number | null;
+  toVisitId: number | null;
+  daysFromStart: number;
+  allowedDaysBefore: number;
+  allowedDaysAfter: number;
+  sequence: number;
+};
+
+const plansSql = (studyIds: number[]) =>
+  sql`select p.study_id as "studyId", p.calculation_mode as "calculationMode",
         e.from_visit_id as "fromVisitId", e.to_visit_id as "toVisitId", e.days_from_start as "daysFromStart",
         e.allowed_days_before as "allowedDaysBefore", e.allowed_days_after as "allowedDaysAfter", e.sequence
       from studyplans p left join studyplan_schedule_entries e on e.studyplan_id = p.id
       where p.study_id = any(${`{${studyIds.join(",")}}`}::int[])
-      order by p.study_id, e.sequence`,
-  );
+      order by p.study_id, e.sequence`;
+
+function plansFrom(rows: PlanRow[]): Map<number, Plan> {
   const plans = new Map<number, Plan>();
   for (const row of rows) {
     const plan = plans.get(row.studyId) ?? { calculationMode: row.calculationMode, schedule: [] };
@@ -87,18 +88,24 @@ export async function plansOf(db: Db | Tx, studyIds: number[]): Promise<Map<numb
   return plans;
 }
 
-async function recordedOf(db: Db | Tx, batch: AssignmentRow[]) {
+export async function plansOf(db: Db | Tx, studyIds: number[]): Promise<Map<number, Plan>> {
+  return plansFrom(await queryRows<PlanRow>(db, plansSql(studyIds)));
+}
+
+type Recorded = RecordedVisit & { id: number; patientId: number; studyId: number };
+
+const recordedSql = (batch: AssignmentRow[]) => {
   const patientIds = [...new Set(batch.map((a) => a.patientId))];
   const studyIds = [...new Set(batch.map((a) => a.studyId))];
-  const rows = await queryRows<RecordedVisit & { id: number; patientId: number; studyId: number }>(
-    db,
-    sql`select id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
+  return sql`select id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
         visit_date::text as "visitDate", visit_status as "visitStatus"
       from patient_visits
       where patient_id = any(${`{${patientIds.join(",")}}`}::int[])
-        and study_id = any(${`{${studyIds.join(",")}}`}::int[])`,
-  );
-  const byPair = new Map<string, typeof rows>();
+        and study_id = any(${`{${studyIds.join(",")}}`}::int[])`;
+};
+
+function recordedByPair(rows: Recorded[]) {
+  const byPair = new Map<string, Recorded[]>();
   for (const row of rows) {
     const key = `${row.patientId}/${row.studyId}`;
     byPair.set(key, [...(byPair.get(key) ?? []), row]);
@@ -106,12 +113,42 @@ async function recordedOf(db: Db | Tx, batch: AssignmentRow[]) {
   return byPair;
 }
 
+/** The rows stored for a batch, dates as text as the engine writes them, so equal rows compare equal. */
+const storedSql = (batch: AssignmentRow[]) =>
+  sql`select id, ${sql.join(
+    recordsetColumns.map(
+      (column) =>
+        sql`${sql.identifier(snakeCase(column))}${sql.raw(dateColumns.has(column) ? "::text" : "")} as ${sql.identifier(column)}`,
+    ),
+    sql`, `,
+  )} from visit_schedule
+      where study_patient_id = any(${`{${batch.map((a) => Number(a.id)).join(",")}}`}::int[])`;
+
+/**
+ * What rebuilding a batch reads — its plans, its recorded visits and its stored rows — in one round
+ * trip, as JSON (issue 14: a patient visit's save pays for each round trip).
+ */
+async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
+  const studyIds = [...new Set(batch.map((a) => a.studyId))];
+  const asJson = (query: SQL, order = sql``) =>
+    sql`(select coalesce(json_agg(q ${order}), '[]') from (${query}) q)`;
+  const [row] = await queryRows<{ plans: PlanRow[]; recorded: Recorded[]; stored: StoredRow[] }>(
+    db,
+    sql`select ${asJson(plansSql(studyIds), sql`order by q."studyId", q.sequence`)} as plans, ${asJson(recordedSql(batch))} as recorded,
+        ${asJson(storedSql(batch))} as stored`,
+  );
+  const parse = <T>(value: T | string): T => (typeof value === "string" ? JSON.parse(value) : value);
+  return {
+    plans: plansFrom(parse(row.plans)),
+    recorded: recordedByPair(parse(row.recorded)),
+    stored: parse(row.stored),
+  };
+}
+
 /** Writes the engine's answer for a batch of (locked) assignments, replacing what was stored. */
 async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
   if (batch.length === 0) return;
-  // One after the other: inside a transaction both would queue on its one connection anyway.
-  const plans = await plansOf(db, [...new Set(batch.map((a) => a.studyId))]);
-  const recorded = await recordedOf(db, batch);
+  const { plans, recorded, stored } = await readBatch(db, batch);
   const rows: (typeof visitSchedule.$inferInsert)[] = [];
   for (const assignment of batch) {
     const visits = recorded.get(`${assignment.patientId}/${assignment.studyId}`) ?? [];
@@ -137,10 +174,11 @@ async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
       });
     }
   }
-  await writeChanges(db, batch, rows);
+  await writeChanges(db, stored, rows);
 }
 
 type ScheduleRow = typeof visitSchedule.$inferInsert;
+type StoredRow = ScheduleRow & { id: number };
 const rowKey = (row: { studyPatientId: number; visitId: number }) => `${row.studyPatientId}/${row.visitId}`;
 const columnsOf = (row: ScheduleRow) => JSON.stringify(recordsetColumns.map((column) => row[column] ?? null));
 const recordsetColumns = [
@@ -176,19 +214,7 @@ const recordset = (
  * usually changes one row of an assignment's forty, and rewriting all of them (and their index
  * entries) made saving a patient visit cost 30 ms (issue 14).
  */
-async function writeChanges(db: Db | Tx, batch: AssignmentRow[], rows: ScheduleRow[]) {
-  // Dates as text, as the engine writes them, so that equal rows compare equal.
-  const stored = await queryRows<ScheduleRow & { id: number }>(
-    db,
-    sql`select id, ${sql.join(
-      recordsetColumns.map(
-        (column) =>
-          sql`${sql.identifier(snakeCase(column))}${sql.raw(dateColumns.has(column) ? "::text" : "")} as ${sql.identifier(column)}`,
-      ),
-      sql`, `,
-    )} from visit_schedule
-      where study_patient_id = any(${`{${batch.map((a) => Number(a.id)).join(",")}}`}::int[])`,
-  );
+async function writeChanges(db: Db | Tx, stored: StoredRow[], rows: ScheduleRow[]) {
   const storedByKey = new Map(stored.map((row) => [rowKey(row), row]));
   const inserts: ScheduleRow[] = [];
   const updates: (ScheduleRow & { id: number })[] = [];
