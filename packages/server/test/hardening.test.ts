@@ -6,18 +6,12 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { loggableUrl } from "../src/http/logging";
-import { freshDatabase, type Session, startApp, type TestApp, testConfig } from "./helpers";
+import { appWithUser, freshDatabase, startApp, testConfig } from "./helpers";
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("API answers are never cached", () => {
-  let t: TestApp;
-  let session: Session;
-  beforeAll(async () => {
-    t = await startApp("pglite");
-    session = await t.signedInUser({ isAdmin: true });
-  });
-  afterAll(() => t.close());
+  const { t, session } = appWithUser("pglite", { isAdmin: true });
 
   it("sends Cache-Control: no-store on success, error, refusal and unknown API routes", async () => {
     const answers = [

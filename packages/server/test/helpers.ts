@@ -192,6 +192,18 @@ export function expectCreated(
   expect(res.body.data).toEqual({ id: expect.any(Number), uuid, version: 1, ...fields });
 }
 
+/** The app of one describe block on a fresh database, and a user signed in to it (made by `user`). */
+export function appWithUser(kind: DatabaseKind, user: UserOptions): { t: TestApp; session: Session } {
+  const t = {} as TestApp;
+  const session = {} as Session;
+  beforeAll(async () => {
+    Object.assign(t, await startApp(kind));
+    Object.assign(session, await t.signedInUser(user));
+  });
+  afterAll(() => t.close());
+  return { t, session };
+}
+
 /**
  * The app of one describe block on the demo data, seeded twice (a second seed must add nothing);
  * `demoAdmin` as the embedded database seeds it. Filled in before the block's tests run.

@@ -1,23 +1,10 @@
 import type { Site, SiteOption } from "@trialdesk/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSite, siteInput } from "../src/seed/factories";
-import {
-  databaseKinds,
-  expectCreated,
-  resourceClient,
-  type Session,
-  startApp,
-  type TestApp,
-} from "./helpers";
+import { appWithUser, databaseKinds, expectCreated, resourceClient } from "./helpers";
 
 describe.each(databaseKinds)("sites on %s", (kind) => {
-  let t: TestApp;
-  let admin: Session;
-  beforeAll(async () => {
-    t = await startApp(kind);
-    admin = await t.signedInUser({ firstName: "Ada", lastName: "Admin", isAdmin: true });
-  });
-  afterAll(() => t.close());
+  const { t, session: admin } = appWithUser(kind, { firstName: "Ada", lastName: "Admin", isAdmin: true });
 
   const url = "/api/sites";
   const { create, update, list } = resourceClient<Site>(

@@ -1,18 +1,12 @@
 import type { AuditEvent, ListData, TherapyCategory } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
 import { createTherapyArea, createTherapyCategory, therapyCategoryInput } from "../src/seed/factories";
-import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
+import { appWithUser, databaseKinds, expectCreated } from "./helpers";
 
 describe.each(databaseKinds)("therapy categories on %s", (kind) => {
-  let t: TestApp;
-  let user: Session;
-  beforeAll(async () => {
-    t = await startApp(kind);
-    user = await t.signedInUser({ firstName: "Carla", lastName: "Curator", isAdmin: true });
-  });
-  afterAll(() => t.close());
+  const { t, session: user } = appWithUser(kind, { firstName: "Carla", lastName: "Curator", isAdmin: true });
 
   const url = "/api/therapy-categories";
   const create = (payload: object, headers: Record<string, string> = {}) =>
