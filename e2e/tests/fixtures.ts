@@ -16,8 +16,17 @@ export function unique(): string {
   return Math.random().toString(36).slice(2, 7);
 }
 
-export const test = base;
 export { expect, type Page };
+
+/**
+ * Picks an option of the select labelled `label` as a person does: opens it, types `search` into its
+ * search box when given, and clicks the option by its visible name (a string matches it exactly).
+ */
+export async function choose(page: Page, label: string, option: string | RegExp, search?: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  if (search !== undefined) await page.getByPlaceholder("Search...").fill(search);
+  await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
+}
 
 /** Chooses the active site in the frame's site selector. */
 export async function chooseSite(page: Page, code: string) {
@@ -26,44 +35,57 @@ export async function chooseSite(page: Page, code: string) {
   await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
 }
 
-/** The administrator's headers for API calls (bearer and CSRF token). */
-async function adminHeaders(page: Page) {
+/** The administrator's API, called as the app calls it: bearer token and CSRF header; answers `data`. */
+export type Api = {
+  // biome-ignore lint/suspicious/noExplicitAny: set-up reads whatever the answer holds, as JSON does
+  get: (path: string) => Promise<any>;
+  /** A create: asserts the 201 (or shows the answer). */
+  // biome-ignore lint/suspicious/noExplicitAny: as get
+  post: (path: string, data: object) => Promise<any>;
+};
+
+/** Signs in through the API (the refresh cookie lands in the page's context, as signIn does). */
+export async function apiOf(page: Page): Promise<Api> {
   const auth = await page.request.post("/api/auth", {
     data: { username: admin.email, password: admin.password },
   });
+  expect(auth.ok()).toBeTruthy();
   const { accessToken, csrfToken } = (await auth.json()).data;
-  return { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
+  return {
+    get: async (path) => (await (await page.request.get(path, { headers })).json()).data,
+    post: async (path, data) => {
+      const response = await page.request.post(path, { headers, data });
+      expect(response.status(), await response.text()).toBe(201);
+      return (await response.json()).data;
+    },
+  };
 }
+
+/** Tests get `api`, the administrator's API, for setting up what the test is not about. */
+export const test = base.extend<{ api: Api }>({
+  api: async ({ page }, use) => {
+    await use(await apiOf(page));
+  },
+});
 
 type PatientPart = { firstName: string; sex: string; city: string; phone: string };
 
 /** Writes a patient of the BUD site through the API as the patient form would; answers its record. */
-async function createBudPatient(
-  page: Page,
-  headers: Record<string, string>,
-  lastName: string,
-  part: PatientPart,
-) {
-  const sites = await page.request.get("/api/me/sites", { headers });
-  const bud = (await sites.json()).data.items.find((s: { code: string }) => s.code === "BUD");
-  const response = await page.request.post("/api/patients", {
-    headers,
-    data: {
-      recorderSiteId: bud.id,
-      status: 1,
-      patientDetail: { firstName: part.firstName, lastName, sex: part.sex },
-      address: { countryCode: "HU", city: part.city },
-      contacts: [{ contactType: "PHONE", value: part.phone }],
-    },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()).data as { id: number; barcode: string };
+async function createBudPatient(api: Api, lastName: string, part: PatientPart) {
+  const bud = (await api.get("/api/me/sites")).items.find((s: { code: string }) => s.code === "BUD");
+  return (await api.post("/api/patients", {
+    recorderSiteId: bud.id,
+    status: 1,
+    patientDetail: { firstName: part.firstName, lastName, sex: part.sex },
+    address: { countryCode: "HU", city: part.city },
+    contacts: [{ contactType: "PHONE", value: part.phone }],
+  })) as { id: number; barcode: string };
 }
 
 /** A new patient of the BUD site, written through the API as the patient form would. */
 export async function newPatient(page: Page, lastName: string) {
-  const headers = await adminHeaders(page);
-  const patient = await createBudPatient(page, headers, lastName, {
+  const patient = await createBudPatient(await apiOf(page), lastName, {
     firstName: "Réka",
     sex: "FEMALE",
     city: "Szeged",
@@ -79,18 +101,19 @@ export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
  * editors would; answers the study's working name and the assignment's uuid.
  */
 export async function newAssignedPatient(page: Page, lastName: string, screenNr = "S-778") {
-  const headers = await adminHeaders(page);
-  const patient = await createBudPatient(page, headers, lastName, {
+  const api = await apiOf(page);
+  const patient = await createBudPatient(api, lastName, {
     firstName: "Bence",
     sex: "MALE",
     city: "Pécs",
     phone: "+36 30 555 0202",
   });
-  const study = (await (await page.request.get(`/api/studies/${demoStudyUuid}`, { headers })).json()).data;
-  const assignment = await page.request.post("/api/study-patients", {
-    headers,
-    data: { patientId: patient.id, studyId: study.id, screenNr, active: true },
+  const study = await api.get(`/api/studies/${demoStudyUuid}`);
+  const assignment = await api.post("/api/study-patients", {
+    patientId: patient.id,
+    studyId: study.id,
+    screenNr,
+    active: true,
   });
-  expect(assignment.status()).toBe(201);
-  return { studyName: study.workingName as string, uuid: (await assignment.json()).data.uuid as string };
+  return { studyName: study.workingName as string, uuid: assignment.uuid as string };
 }

@@ -1,17 +1,6 @@
-import { chooseSite, expect, newAssignedPatient, type Page, signIn, test, unique } from "./fixtures";
+import { choose, chooseSite, expect, newAssignedPatient, type Page, signIn, test, unique } from "./fixtures";
 
 const select = (page: Page, label: string) => page.getByRole("combobox", { name: label, exact: true });
-
-async function choose(page: Page, label: string, option: string | RegExp) {
-  await select(page, label).click();
-  await page.getByRole("option", { name: option }).click();
-}
-
-async function choosePatient(page: Page, lastName: string) {
-  await select(page, "Patient").click();
-  await page.getByPlaceholder("Search...").fill(lastName);
-  await page.getByRole("option", { name: new RegExp(`^${lastName} Bence`) }).click();
-}
 
 test("the home tile New visit opens the visit editor, which needs a site", async ({ page }) => {
   await signIn(page, "/");
@@ -43,7 +32,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(select(page, "Visit")).toContainText("Select a study first");
   await expect(select(page, "Visit status")).toContainText("Please select ...");
 
-  await choosePatient(page, lastName);
+  await choose(page, "Patient", new RegExp(`^${lastName} Bence`), lastName);
   await expect(select(page, "Study")).toContainText("Type to select a study ...");
   await expect(select(page, "Visit")).toContainText("Select a study first");
   await choose(page, "Study", new RegExp(studyName));
@@ -88,7 +77,7 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   // A new form: choosing the same visit loads the recorded data; another visit clears it.
   await page.goto("/patient-visits/create");
   await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
-  await choosePatient(page, lastName);
+  await choose(page, "Patient", new RegExp(`^${lastName} Bence`), lastName);
   await choose(page, "Study", new RegExp(studyName));
   await select(page, "Visit").click();
   await expect(page.getByRole("option", { name: /^Week 2(?!\d)/ })).toContainText("2026-01-15 · Completed");

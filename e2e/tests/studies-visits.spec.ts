@@ -1,11 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
-
-/** Picks an option of the searchable select labelled `label`. */
-async function choose(page: Page, label: string, option: string | RegExp) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: typeof option === "string" }).click();
-}
+import { choose, expect, signIn, test } from "./fixtures";
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -1,24 +1,4 @@
-import {
-  chooseSite,
-  expect,
-  newAssignedPatient,
-  newPatient,
-  type Page,
-  signIn,
-  test,
-  unique,
-} from "./fixtures";
-
-async function choosePatient(page: Page, lastName: string) {
-  await page.getByLabel("Patient", { exact: true }).click();
-  await page.getByPlaceholder("Search...").fill(lastName);
-  await page.getByRole("option", { name: new RegExp(`^${lastName} Réka`) }).click();
-}
-
-async function chooseStudy(page: Page, workingName: string) {
-  await page.getByLabel("Study", { exact: true }).click();
-  await page.getByRole("option", { name: new RegExp(workingName) }).click();
-}
+import { choose, chooseSite, expect, newAssignedPatient, newPatient, signIn, test, unique } from "./fixtures";
 
 test("the home tile Add patient to study opens the editor, which needs a site", async ({ page }) => {
   await signIn(page, "/");
@@ -48,9 +28,9 @@ test("assign a patient to a study, be refused a second active assignment, close 
 
   await page.getByRole("button", { name: "Add" }).click();
   await expect(page.getByRole("heading", { name: "Assign patient to study" })).toBeVisible();
-  await choosePatient(page, lastName);
+  await choose(page, "Patient", new RegExp(`^${lastName} Réka`), lastName);
   await expect(page.getByLabel("Patient", { exact: true })).toContainText(`${lastName} Réka (${barcode})`);
-  await chooseStudy(page, "TD-2025-001_SUB-STUDY");
+  await choose(page, "Study", /TD-2025-001_SUB-STUDY/);
   await page.getByLabel("Screen number").fill("S-901");
   await page.getByLabel("Random number").fill("R-9901");
   await page.getByLabel("Notes").fill("Consent signed on paper");
@@ -61,8 +41,8 @@ test("assign a patient to a study, be refused a second active assignment, close 
 
   // A second active assignment to the same study is refused, in the error bar and on the field.
   await page.goto("/study-patients/create");
-  await choosePatient(page, lastName);
-  await chooseStudy(page, "TD-2025-001_SUB-STUDY");
+  await choose(page, "Patient", new RegExp(`^${lastName} Réka`), lastName);
+  await choose(page, "Study", /TD-2025-001_SUB-STUDY/);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(
     page.getByRole("alert").filter({ hasText: "The patient is already assigned to this study" }),
@@ -100,8 +80,8 @@ test("assign a patient to a study, be refused a second active assignment, close 
 
   // Closed, it no longer blocks a new assignment to the study.
   await page.goto("/study-patients/create");
-  await choosePatient(page, lastName);
-  await chooseStudy(page, "TD-2025-001_SUB-STUDY");
+  await choose(page, "Patient", new RegExp(`^${lastName} Réka`), lastName);
+  await choose(page, "Study", /TD-2025-001_SUB-STUDY/);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Study patient created")).toBeVisible();
 });

@@ -1,30 +1,8 @@
 import type { Locator } from "@playwright/test";
-import { admin, expect, type Page, signIn, test, unique } from "./fixtures";
-
-/**
- * Signs in through the API (the refresh cookie lands in the page's context, as signIn does) and
- * calls the API as the app does, with the bearer token and the CSRF header.
- */
-async function apiOf(page: Page) {
-  const auth = await page.request.post("/api/auth", {
-    data: { username: admin.email, password: admin.password },
-  });
-  expect(auth.ok()).toBeTruthy();
-  const { accessToken, csrfToken } = (await auth.json()).data;
-  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
-  return {
-    get: async (path: string) => (await (await page.request.get(path, { headers })).json()).data,
-    post: async (path: string, data: object) => {
-      const response = await page.request.post(path, { headers, data });
-      expect(response.ok(), await response.text()).toBeTruthy();
-      return (await response.json()).data;
-    },
-  };
-}
+import { type Api, expect, type Page, signIn, test, unique } from "./fixtures";
 
 /** A project of its own with one study and five visits, so this test shares nothing with others. */
-async function studyWithVisits(page: Page) {
-  const api = await apiOf(page);
+async function studyWithVisits(api: Api) {
   const partners = (await api.get("/api/partners?pagesize=250")).items;
   const area = (await api.get("/api/therapy-areas?pagesize=1")).items[0];
   const site = (await api.get("/api/sites?pagesize=1")).items[0];
@@ -127,9 +105,10 @@ const scheduleRow = (page: Page, from: string, to: string) =>
 
 test("build a studyplan by pointer, keyboard and buttons, edit one schedule row and cancel another, save and reload", async ({
   page,
+  api,
 }) => {
   // Signed in by the set-up, before the app starts its own session.
-  const { protocolNr, study } = await studyWithVisits(page);
+  const { protocolNr, study } = await studyWithVisits(api);
 
   await page.goto("/studyplans");
   await page.getByRole("searchbox", { name: "Search" }).fill(protocolNr);
@@ -290,10 +269,10 @@ test("the studyplans list shows Complete, Incomplete and Missing; rows open the 
 
 test("the Calculation choice: a From the first visit plan whose days go down warns without blocking, and From the previous visit is saved", async ({
   page,
+  api,
 }) => {
   await signIn(page, "/");
-  const { study } = await studyWithVisits(page);
-  const api = await apiOf(page);
+  const { study } = await studyWithVisits(api);
   const visits = (await api.get(`/api/studies/${study.uuid}/visits?pagesize=100`)).items as {
     id: number;
     name: string;

@@ -1,31 +1,9 @@
-import { admin, chooseSite, expect, type Page, signIn, test, unique } from "./fixtures";
-
-/** The demo study the home tile and the menu point at. */
-const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
-
-/** Calls the API as the app does: bearer token and CSRF header. */
-async function apiOf(page: Page) {
-  const auth = await page.request.post("/api/auth", {
-    data: { username: admin.email, password: admin.password },
-  });
-  expect(auth.ok()).toBeTruthy();
-  const { accessToken, csrfToken } = (await auth.json()).data;
-  const headers = { authorization: `Bearer ${accessToken}`, "x-csrf-token": csrfToken };
-  return {
-    get: async (path: string) => (await (await page.request.get(path, { headers })).json()).data,
-    post: async (path: string, data: object) => {
-      const response = await page.request.post(path, { headers, data });
-      expect(response.ok(), await response.text()).toBeTruthy();
-      return (await response.json()).data;
-    },
-  };
-}
+import { type Api, chooseSite, demoStudyUuid, expect, type Page, signIn, test, unique } from "./fixtures";
 
 type Column = { id: number; visitName: string; visitType: number };
 
 /** A patient of the first site, assigned to the demo study, with one dated visit: the second column. */
-async function patientWithOneVisit(page: Page) {
-  const api = await apiOf(page);
+async function patientWithOneVisit(api: Api) {
   const study = await api.get(`/api/studies/${demoStudyUuid}`);
   const { studyVisits } = (await api.get(`/api/patient-visit-summary/${demoStudyUuid}`)) as {
     studyVisits: Column[];
@@ -61,11 +39,12 @@ async function patientWithOneVisit(page: Page) {
 
 test("the home tile opens the demo study's visit summary with dates and available in the right cells", async ({
   page,
+  api,
 }) => {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   await signIn(page, "/");
-  const { study, studyVisits, name } = await patientWithOneVisit(page);
+  const { study, studyVisits, name } = await patientWithOneVisit(api);
 
   await page.getByRole("main").getByRole("link", { name: "Visit summary" }).click();
   await expect(page).toHaveURL(`/visit-summary/${demoStudyUuid}`);
@@ -194,10 +173,9 @@ test("the grid colours each visit by its state with a legend, heads columns with
   );
 });
 
-test("a study's detail page and the study picker open its visit summary", async ({ page }) => {
+test("a study's detail page and the study picker open its visit summary", async ({ page, api }) => {
   await signIn(page, "/studies");
   await chooseSite(page, "BUD");
-  const api = await apiOf(page);
   const study = await api.get(`/api/studies/${demoStudyUuid}`);
   await page.goto(`/studies/${demoStudyUuid}`);
   await page.getByRole("link", { name: "Open the visit summary" }).click();

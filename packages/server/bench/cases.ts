@@ -366,8 +366,8 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
           // The assignment's stored window for that visit takes the recorded visit (the server
           // rebuilds the assignment's windows and writes the rows that changed: here one).
           await query(
-            `update visit_schedule set patient_visit_id = $1, visit_date = $2, visit_status = $3,
-               kind = case when $3 in ('COMPLETED', 'ARRIVED') then 'done' else 'booked' end
+            `update visit_schedule set patient_visit_id = $1, visit_date = $2, visit_status = $3::varchar,
+               kind = case when $3::varchar in ('COMPLETED', 'ARRIVED') then 'done' else 'booked' end
              where study_patient_id = (select id from study_patients where patient_id = $4 and study_id = $5
                order by active desc, id desc limit 1) and visit_id = $6`,
             [visit.id, input.visitDate, input.visitStatus, input.patientId, input.studyId, input.visitId],
