@@ -2,7 +2,8 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./src/db/schema.ts",
+  // Every table of the data model lives beside its resource (or its audit and auth code).
+  schema: "./src/**/*.table.ts",
   out: "./drizzle",
   casing: "snake_case",
 });

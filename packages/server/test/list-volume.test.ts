@@ -4,7 +4,6 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
-import * as schema from "../src/db/schema";
 import {
   patientVisitScope,
   patientVisitsResource,
@@ -169,8 +168,8 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     const client = (t.database.db as unknown as { $client: never }).$client;
     const db =
       kind === "pglite"
-        ? drizzlePglite({ client, schema, casing: "snake_case", logger })
-        : drizzlePg({ client, schema, casing: "snake_case", logger });
+        ? drizzlePglite({ client, casing: "snake_case", logger })
+        : drizzlePg({ client, casing: "snake_case", logger });
     await resourceService(db as never, def).list(query, { id: 0, isAdmin: true, siteIds: [] } as never, 50);
     const rows = statements.find((s) => s.sql.includes("= any(array(")) as (typeof statements)[number];
     // The page's ids: the subquery that walks the order (the outer query only sorts those 51 rows).

@@ -11,10 +11,13 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
-import * as schema from "./schema";
 
-/** The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. Queries
+ * name their tables (no relational `db.query`), so no schema object is given; drizzle-kit finds the
+ * tables in the `*.table.ts` files.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** A Db or a transaction of one. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -29,7 +32,7 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 const casing = "snake_case" as const;
 
 export function pgliteDatabase(client: PGlite, release: () => void = () => {}): Database {
-  const db = drizzlePglite({ client, schema, casing });
+  const db = drizzlePglite({ client, casing });
   return {
     db: db as unknown as Db,
     kind: "pglite",
@@ -110,7 +113,7 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  const db = drizzlePg({ client: pool, schema, casing });
+  const db = drizzlePg({ client: pool, casing });
   return {
     db: db as unknown as Db,
     kind: "postgres",
@@ -123,7 +126,7 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
         connectionTimeoutMillis: Math.max(timeouts.connectTimeoutMs, 60_000),
       });
       try {
-        await migratePg(drizzlePg({ client: migrator, schema, casing }), { migrationsFolder });
+        await migratePg(drizzlePg({ client: migrator, casing }), { migrationsFolder });
       } finally {
         await migrator.end();
       }
