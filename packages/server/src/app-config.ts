@@ -17,8 +17,7 @@ export async function summaryStudyUuid({ db, config }: Pick<Deps, "db" | "config
   return first?.uuid ?? demoStudyUuid;
 }
 
-/** GET /config.json (DESIGN §3): plain JSON, read by the web app before anything else. */
-/** /config.json's answer (no envelope: the web app reads it before it knows the API), for /api/docs. */
+/** /config.json's answer, for /api/docs. */
 export const appConfigSchema: z.ZodType<AppConfig> = z.object({
   apiBaseUrl: z.string(),
   defaultPageSize: z.number(),
@@ -28,6 +27,7 @@ export const appConfigSchema: z.ZodType<AppConfig> = z.object({
   summaryStudyUuid: z.string(),
 });
 
+/** GET /config.json (DESIGN §3): plain JSON, no envelope, read by the web app before anything else. */
 export async function appConfig(deps: Pick<Deps, "db" | "config">): Promise<AppConfig> {
   const { config } = deps;
   return {
