@@ -3,6 +3,7 @@ export * from "./envelope";
 export * from "./ids";
 export * from "./limits";
 export * from "./registry";
+export * from "./resource-rules";
 export { blankToNull } from "./resources/fields";
 export * from "./resources/history";
 export * from "./resources/monitors";

@@ -1,9 +1,9 @@
 /**
  * Every resource of the product, declared once: its name (the API path and the web route), uuid
- * prefix, label and plural, who may list, read and write it, its lookup page size (spec §7, §9) and
- * its place in the menu (spec §2.1; icons are lucide-react names). The server's routes and menu,
- * the uuid checks and the web's screens all read it, so no access rule is written twice (issue 16).
- * In menu order.
+ * prefix, label and plural, who may list, read and write it, its lookup page size (spec §7, §9), its
+ * place in the menu (spec §2.1; icons are lucide-react names); its rules are beside it in
+ * resource-rules.ts. The server's routes, menu and saves, the uuid checks and the web's screens and
+ * forms all read them, so no access rule or validator is named twice (issue 16). In menu order.
  */
 
 /** Who may call: anyone, any signed-in user, or administrators only (DESIGN §4). */

@@ -1,4 +1,4 @@
-import type { FieldErrors, ResourceName } from "@trialdesk/domain";
+import { type FieldErrors, type ResourceName, type ResourceRules, resourceRules } from "@trialdesk/domain";
 import { Column, is, SQL, sql, Table } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { z } from "zod";
@@ -93,10 +93,11 @@ export type ResourceDescription<Input extends Row = Row> = {
    */
   name: ResourceName;
   table: RecordTable;
-  /** The strict zod wire schema from the domain package (shape and types). */
+  /** The strict zod wire schema: the registry's (shape and types). */
   schema: z.ZodType<Input>;
+  /** The registry's save normaliser unless the server needs more (a setting, another table). */
   normalize?: (input: Input) => Input;
-  /** The domain validator with the spec's messages. */
+  /** The registry's save validator with the spec's messages, unless the server needs more. */
   validate: (input: Input) => FieldErrors;
   /** Answer shapes; "view" is the default. Without it, every column but the timestamps. */
   formats?: Record<string, Format>;
@@ -150,6 +151,20 @@ export type ResourceDescription<Input extends Row = Row> = {
   secretFields?: string[];
 };
 
-export function defineResource<Input extends Row>(description: ResourceDescription<Input>) {
-  return description;
+/**
+ * A description as written: its schema and, unless it gives its own, its save normaliser and
+ * validator are the registry's. A description with a schema of its own (a test's) brings its rules.
+ */
+type Described<Input extends Row> = Omit<ResourceDescription<Input>, "schema" | "validate"> &
+  Partial<Pick<ResourceDescription<Input>, "schema" | "validate">>;
+
+export function defineResource<Input extends Row>(description: Described<Input>): ResourceDescription<Input> {
+  if (description.schema && description.validate) return description as ResourceDescription<Input>;
+  const rules: ResourceRules = resourceRules[description.name];
+  return {
+    schema: rules.schema as z.ZodType<Input>,
+    normalize: (rules.save?.normalize ?? rules.normalize) as ((input: Input) => Input) | undefined,
+    validate: rules.save?.validate ?? rules.validate,
+    ...description,
+  };
 }

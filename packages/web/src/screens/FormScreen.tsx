@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FieldErrors, newUuid, type ResourceName } from "@trialdesk/domain";
+import { type FieldErrors, newUuid, type ResourceName, resourceRules } from "@trialdesk/domain";
 import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
@@ -18,6 +18,8 @@ import { type FormApi, useFormState } from "./useFormState";
 // biome-ignore lint/suspicious/noExplicitAny: form data is whatever the resource's schema describes
 type Data = Record<string, any>;
 
+type FormRules<T> = { empty: () => T; normalize?: (data: T) => T; validate: (data: T) => FieldErrors };
+
 export type FormDescription<T extends Data> = {
   /** The URL segment, the same as the API resource. */
   /** The API and route name; the domain's registry says who may change its records. */
@@ -27,11 +29,13 @@ export type FormDescription<T extends Data> = {
   /** Headings, when they differ from the title (e.g. Add Patient / Edit Patient). */
   createTitle?: string;
   editTitle?: string;
-  empty: () => T;
-  /** Applied on every change, e.g. codes forced upper case and cut (spec §5). */
+  /**
+   * The blank record, the normaliser applied on every change (e.g. codes forced upper case and cut,
+   * spec §5) and the validator that runs before anything is sent: the registry's rules unless given.
+   */
+  empty?: () => T;
   normalize?: (data: T) => T;
-  /** The domain validator; it runs before anything is sent. */
-  validate: (data: T) => FieldErrors;
+  validate?: (data: T) => FieldErrors;
   /** What is sent, made from the form data on save (e.g. the patient's phones normalised, the active site). */
   prepare?: (data: T) => T;
   /** A list of fields, or a render function for forms with their own layout. */
@@ -88,7 +92,11 @@ function RecordForm<T extends Data>({
   description: FormDescription<T>;
   itemId?: string;
 }) {
-  const { resource, title, validate, normalize } = description;
+  const { resource, title } = description;
+  const rules = resourceRules[resource] as unknown as FormRules<T>;
+  const empty = description.empty ?? rules.empty;
+  const normalize = description.normalize ?? rules.normalize;
+  const validate = description.validate ?? rules.validate;
   const navigate = useNavigate();
   const location = useLocation();
   const navigationType = useNavigationType();
@@ -97,7 +105,7 @@ function RecordForm<T extends Data>({
   const savedHere = handedOver && handedOver.uuid === itemId ? (handedOver as T) : undefined;
 
   // A new record gets its client uuid once, so a retried save cannot create it twice.
-  const form = useFormState<T>(() => savedHere ?? { ...description.empty(), uuid: newUuid(resource) }, {
+  const form = useFormState<T>(() => savedHere ?? { ...empty(), uuid: newUuid(resource) }, {
     normalize,
   });
 
@@ -161,7 +169,7 @@ function RecordForm<T extends Data>({
   const goBack = useGoBack(`/${resource}`);
   const canWrite = useCanWrite(description.resource);
 
-  const editable = (data: T) => pickEditable(description.empty(), data);
+  const editable = (data: T) => pickEditable(empty(), data);
   const save = async () => {
     if (!ready || saving || !canWrite) return;
     const normalized = editable(normalize ? normalize(form.formData) : form.formData);

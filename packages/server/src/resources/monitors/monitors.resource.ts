@@ -1,10 +1,4 @@
-import {
-  displayName,
-  type MonitorInput,
-  monitorSchema,
-  normalizeMonitor,
-  validateMonitor,
-} from "@trialdesk/domain";
+import { displayName, type MonitorInput } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { typedPasswordHash } from "../../auth/passwords";
 import { defineResource } from "../resource";
@@ -17,9 +11,6 @@ import { monitors } from "./monitors.table";
 export const monitorsResource = defineResource<MonitorInput>({
   name: "monitors",
   table: monitors,
-  schema: monitorSchema,
-  normalize: normalizeMonitor,
-  validate: validateMonitor,
   sort: {
     id: monitors.id,
     email: monitors.email,

@@ -1,4 +1,3 @@
-import { normalizePartner, partnerSchema, validatePartnerForSave } from "@trialdesk/domain";
 import { flagFilter } from "../params";
 import { defineResource } from "../resource";
 import { partners } from "./partners.table";
@@ -6,9 +5,6 @@ import { partners } from "./partners.table";
 export const partnersResource = defineResource({
   name: "partners",
   table: partners,
-  schema: partnerSchema,
-  normalize: normalizePartner,
-  validate: validatePartnerForSave,
   sort: { id: partners.id, name: partners.name, code: partners.code },
   search: [partners.name, partners.code],
   filters: { cro: flagFilter(partners.cro), sponsor: flagFilter(partners.sponsor) },

@@ -1,9 +1,7 @@
 import {
   type FieldErrors,
-  normalizePatientVisit,
   optionLabel,
   type PatientVisitInput,
-  patientVisitSchema,
   type VisitStatus,
   validatePatientVisit,
   visitStatuses,
@@ -114,8 +112,6 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
 export const patientVisitsResource = defineResource<PatientVisitInput>({
   name: "patient-visits",
   table: patientVisits,
-  schema: patientVisitSchema,
-  normalize: normalizePatientVisit,
   validate,
   scope: patientVisitScope,
   sort: {

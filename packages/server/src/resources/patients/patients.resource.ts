@@ -5,10 +5,8 @@ import {
   inactivePatientStatus,
   isActiveStatus,
   lookupPageSizes,
-  normalizePatient,
   optionLabel,
   type PatientInput,
-  patientSchema,
   patientStatuses,
   toIsoDate,
   validatePatient,
@@ -168,8 +166,6 @@ function birthDates() {
 export const patientsResource = defineResource<PatientInput>({
   name: "patients",
   table: patients,
-  schema: patientSchema,
-  normalize: normalizePatient,
   validate: (input) => validatePatient(input, birthDates()),
   scope: patientScope,
   sort: {

@@ -1,13 +1,10 @@
 import {
   type FieldErrors,
-  normalizeProject,
   optionLabel,
   type Phase,
   type ProjectInput,
   phases,
   projectInternalCodeOf,
-  projectSchema,
-  validateProject,
 } from "@trialdesk/domain";
 import { eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -69,9 +66,6 @@ export const projectSiteLinks = siteLinks(projectSites, "projectId");
 export const projectsResource = defineResource<ProjectInput>({
   name: "projects",
   table: projects,
-  schema: projectSchema,
-  normalize: normalizeProject,
-  validate: validateProject,
   sort: {
     id: projects.id,
     workingName: projects.workingName,

@@ -1,14 +1,10 @@
-import { prepareSiteForSave, siteSchema, validateSiteForSave } from "@trialdesk/domain";
 import { defineResource } from "../resource";
 import { sites } from "./sites.table";
 
 export const sitesResource = defineResource({
   name: "sites",
   table: sites,
-  schema: siteSchema,
   // The stored barcode prefix ends in its separator, whatever the client sent (spec §5, DESIGN §4).
-  normalize: prepareSiteForSave,
-  validate: validateSiteForSave,
   sort: {
     id: sites.id,
     name: sites.name,

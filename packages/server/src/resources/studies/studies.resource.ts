@@ -1,10 +1,4 @@
-import {
-  normalizeStudy,
-  randomisationVisitType,
-  type StudyInput,
-  studySchema,
-  validateStudy,
-} from "@trialdesk/domain";
+import { randomisationVisitType, type StudyInput } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import { projects } from "../projects/projects.table";
 import { defineResource } from "../resource";
@@ -15,9 +9,6 @@ import { studies } from "./studies.table";
 export const studiesResource = defineResource<StudyInput>({
   name: "studies",
   table: studies,
-  schema: studySchema,
-  normalize: normalizeStudy,
-  validate: validateStudy,
   sort: {
     id: studies.id,
     workingName: studies.workingName,

@@ -1,12 +1,9 @@
 import {
   alreadyAssignedMessage,
   blankToNull,
-  normalizeStudyPatient,
   patientName,
   type StudyPatientInput,
-  studyPatientSchema,
   toIsoDate,
-  validateStudyPatient,
 } from "@trialdesk/domain";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
@@ -53,9 +50,6 @@ const id = idParam();
 export const studyPatientsResource = defineResource<StudyPatientInput>({
   name: "study-patients",
   table: studyPatients,
-  schema: studyPatientSchema,
-  normalize: normalizeStudyPatient,
-  validate: validateStudyPatient,
   scope: studyPatientScope,
   sort: {
     id: studyPatients.id,

@@ -3,9 +3,7 @@ import {
   type FieldErrors,
   type StudyplanInput,
   scheduleProblem,
-  studyplanSchema,
   studyplanStatus,
-  validateStudyplan,
 } from "@trialdesk/domain";
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
@@ -74,8 +72,6 @@ async function checkSchedule(tx: Tx, studyId: number, schedule: ScheduleEntry[])
 export const studyplansResource = defineResource<StudyplanInput>({
   name: "studyplans",
   table: studyplans,
-  schema: studyplanSchema,
-  validate: validateStudyplan,
   sort: {
     studyId: studies.id,
     studyName: studies.workingName,

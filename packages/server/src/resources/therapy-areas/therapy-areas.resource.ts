@@ -1,4 +1,3 @@
-import { normalizeTherapyArea, therapyAreaSchema, validateTherapyArea } from "@trialdesk/domain";
 import { eq } from "drizzle-orm";
 import { idParam } from "../params";
 import { defineResource } from "../resource";
@@ -8,9 +7,6 @@ import { therapyAreas } from "./therapy-areas.table";
 export const therapyAreasResource = defineResource({
   name: "therapy-areas",
   table: therapyAreas,
-  schema: therapyAreaSchema,
-  normalize: normalizeTherapyArea,
-  validate: validateTherapyArea,
   sort: {
     id: therapyAreas.id,
     name: therapyAreas.name,

@@ -1,11 +1,4 @@
-import {
-  displayName,
-  normalizeUser,
-  type UserInput,
-  userSchema,
-  validateUser,
-  withCommonPasswordRule,
-} from "@trialdesk/domain";
+import { displayName, type UserInput, validateUser, withCommonPasswordRule } from "@trialdesk/domain";
 import { and, count, eq, ne, sql } from "drizzle-orm";
 import { isCommonPassword, typedPasswordHash } from "../../auth/passwords";
 import type { Tx } from "../../db/client";
@@ -54,8 +47,6 @@ async function passwordColumns(password: string | null | undefined) {
 export const usersResource = defineResource<UserInput>({
   name: "users",
   table: users,
-  schema: userSchema,
-  normalize: normalizeUser,
   validate: withCommonPasswordRule(validateUser, isCommonPassword),
   sort: {
     id: users.id,

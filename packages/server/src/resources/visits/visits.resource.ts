@@ -1,11 +1,4 @@
-import {
-  normalizeVisit,
-  randomisationVisitType,
-  type VisitInput,
-  validateVisit,
-  visitSchema,
-  visitTypes,
-} from "@trialdesk/domain";
+import { randomisationVisitType, type VisitInput, visitTypes } from "@trialdesk/domain";
 import { eq, type SQL, sql } from "drizzle-orm";
 import { idParam } from "../params";
 import { projects } from "../projects/projects.table";
@@ -26,9 +19,6 @@ const mandatoryNumber = sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 e
 export const visitsResource = defineResource<VisitInput>({
   name: "visits",
   table: visits,
-  schema: visitSchema,
-  normalize: normalizeVisit,
-  validate: validateVisit,
   sort: {
     id: visits.id,
     visitName: visits.name,

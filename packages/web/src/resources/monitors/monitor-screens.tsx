@@ -1,11 +1,4 @@
-import {
-  emptyMonitor,
-  isNewRecord,
-  type Monitor,
-  type MonitorInput,
-  normalizeMonitor,
-  validateMonitor,
-} from "@trialdesk/domain";
+import { isNewRecord, type Monitor, type MonitorInput } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
@@ -35,9 +28,6 @@ const fields = (isNew: boolean): FieldSpec[] => [
 const form: FormDescription<Partial<MonitorInput>> = {
   resource: "monitors",
   title: "Monitor",
-  empty: emptyMonitor,
-  normalize: normalizeMonitor,
-  validate: validateMonitor,
   fields: (state) => (
     <>
       {fields(isNewRecord(state.formData)).map((spec) => (

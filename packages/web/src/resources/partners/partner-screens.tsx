@@ -1,10 +1,4 @@
-import {
-  emptyPartner,
-  normalizePartner,
-  type Partner,
-  type PartnerInput,
-  validatePartner,
-} from "@trialdesk/domain";
+import type { Partner, PartnerInput } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -38,9 +32,6 @@ const list: ListDescription<Partner> = {
 const form: FormDescription<Partial<PartnerInput>> = {
   resource: "partners",
   title: "Partner",
-  empty: emptyPartner,
-  normalize: normalizePartner,
-  validate: validatePartner,
   fields: [
     { name: "name", label: "Name", required: true },
     {

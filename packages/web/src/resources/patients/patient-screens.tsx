@@ -2,9 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import {
   birthDateBounds,
   birthDateRule,
-  emptyPatient,
   isActiveStatus,
-  normalizePatient,
   type Patient,
   type PatientContactInput,
   type PatientInput,
@@ -170,8 +168,6 @@ const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<
   title: "Patient",
   createTitle: "Add Patient",
   editTitle: "Edit Patient",
-  empty: emptyPatient,
-  normalize: normalizePatient,
   // The age bounds hold for a typed birth date too, not only in the picker.
   validate: (data) => {
     const { minimumPatientAge, maximumPatientAge } = getConfig();

@@ -1,12 +1,11 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import {
   currencies,
-  emptyProject,
+  type emptyProject,
   type FinanceNumberField,
   financeNumberFields,
   firstProjectTabWithError,
   lookupPageSizes,
-  normalizeProject,
   optionLabel,
   type ProjectTab,
   type ProjectView,
@@ -17,7 +16,6 @@ import {
   projectTabErrorCounts,
   projectTabs,
   readFinanceInput,
-  validateProject,
   valueAt,
   vatOptions,
 } from "@trialdesk/domain";
@@ -301,9 +299,6 @@ const form: FormDescription<ProjectForm> = {
   title: "Project",
   createTitle: "Add project",
   editTitle: "Edit project",
-  empty: emptyProject,
-  normalize: normalizeProject,
-  validate: validateProject,
   savedText: "Project saved",
   saveErrorText: "Error during save",
   invalidBanner: "Please correct the errors!",

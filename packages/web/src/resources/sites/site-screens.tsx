@@ -1,11 +1,4 @@
-import {
-  emptySite,
-  normalizeSite,
-  prepareSiteForSave,
-  type Site,
-  type SiteInput,
-  validateSiteForSave,
-} from "@trialdesk/domain";
+import { prepareSiteForSave, type Site, type SiteInput } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -36,12 +29,8 @@ const list: ListDescription<Site> = {
 const form: FormDescription<Partial<SiteInput>> = {
   resource: "sites",
   title: "Site",
-  empty: emptySite,
-  // Keystroke-safe; what is sent, checked and stored is the barcode prefix with its separator.
-  normalize: normalizeSite,
+  // What is sent, checked and stored is the barcode prefix with its separator.
   prepare: prepareSiteForSave,
-  // The server's checks too, so the hints' minimums show before anything is sent (issue 15).
-  validate: validateSiteForSave,
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "shortName", label: "Short name", required: true },

@@ -1,14 +1,11 @@
 import {
-  emptyStudy,
   lookupPageSizes,
-  normalizeStudy,
   optionLabel,
   projectStatuses,
   type Study,
   type StudyInput,
   studyVariants,
   studyWorkingName,
-  validateStudy,
 } from "@trialdesk/domain";
 import { Link } from "react-router";
 import { useLookupRows } from "../../api/queries";
@@ -96,9 +93,6 @@ function StudyFields({ form }: { form: FormApi<StudyForm> }) {
 const form: FormDescription<StudyForm> = {
   resource: "studies",
   title: "Study",
-  empty: emptyStudy,
-  normalize: normalizeStudy,
-  validate: validateStudy,
   fields: (form) => <StudyFields form={form} />,
 };
 

@@ -5,7 +5,6 @@ import {
   isActiveStatus,
   isClosed,
   lookupPageSizes,
-  normalizeStudyPatient,
   notesMaxLength,
   optionLabel,
   type Patient,
@@ -16,7 +15,6 @@ import {
   type StudyPatientInput,
   type StudyPatientListRow,
   toIsoDate,
-  validateStudyPatient,
 } from "@trialdesk/domain";
 import { api } from "../../api/client";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
@@ -181,8 +179,6 @@ const formOf = (site: SiteOption): FormDescription<Form> => ({
   editTitle: "Edit Study patient data",
   // A new assignment starts today unless told otherwise.
   empty: () => ({ ...emptyStudyPatient(), startDate: toIsoDate(new Date()) }),
-  normalize: normalizeStudyPatient,
-  validate: validateStudyPatient,
   errorBar: true,
   confirmSave: confirmInactive,
   fields: (form) => <StudyPatientFields form={form} site={site} />,

@@ -1,11 +1,4 @@
-import {
-  emptyTherapyArea,
-  lookupPageSizes,
-  normalizeTherapyArea,
-  type TherapyArea,
-  type TherapyAreaInput,
-  validateTherapyArea,
-} from "@trialdesk/domain";
+import { lookupPageSizes, type TherapyArea, type TherapyAreaInput } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -26,9 +19,6 @@ const list: ListDescription<TherapyArea> = {
 const form: FormDescription<Partial<TherapyAreaInput>> = {
   resource: "therapy-areas",
   title: "Therapy area",
-  empty: emptyTherapyArea,
-  normalize: normalizeTherapyArea,
-  validate: validateTherapyArea,
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },

@@ -1,10 +1,4 @@
-import {
-  emptyTherapyCategory,
-  normalizeTherapyCategory,
-  type TherapyCategory,
-  type TherapyCategoryInput,
-  validateTherapyCategory,
-} from "@trialdesk/domain";
+import type { TherapyCategory, TherapyCategoryInput } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
@@ -25,9 +19,6 @@ const list: ListDescription<TherapyCategory> = {
 const form: FormDescription<Partial<TherapyCategoryInput>> = {
   resource: "therapy-categories",
   title: "Therapy category",
-  empty: emptyTherapyCategory,
-  normalize: normalizeTherapyCategory,
-  validate: validateTherapyCategory,
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },

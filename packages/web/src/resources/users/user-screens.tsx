@@ -1,12 +1,9 @@
 import {
   displayName,
-  emptyUser,
   isNewRecord,
-  normalizeUser,
   passwordInputMaxLength,
   type User,
   type UserInput,
-  validateUser,
 } from "@trialdesk/domain";
 import { format } from "date-fns";
 import { useLookupRows } from "../../api/queries";
@@ -61,9 +58,6 @@ const fields: FieldSpec[] = [
 const form: FormDescription<Form> = {
   resource: "users",
   title: "User",
-  empty: emptyUser,
-  normalize: normalizeUser,
-  validate: validateUser,
   fields: (state) => (
     <>
       {[...fields, ...passwordFields(isNewRecord(state.formData))].map((spec) => (

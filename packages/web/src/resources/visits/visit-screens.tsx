@@ -1,14 +1,11 @@
 import {
-  emptyVisit,
   isVisitTypeDisabled,
   lookupPageSizes,
-  normalizeVisit,
   randomisationVisitType,
   type StudyOption,
   type StudyVisitRow,
   type Visit,
   type VisitInput,
-  validateVisit,
   visitTypes,
 } from "@trialdesk/domain";
 import { Check } from "lucide-react";
@@ -122,9 +119,6 @@ function VisitFields({ form }: { form: FormApi<VisitForm> }) {
 const form: FormDescription<VisitForm> = {
   resource: "visits",
   title: "Visit",
-  empty: emptyVisit,
-  normalize: normalizeVisit,
-  validate: validateVisit,
   fields: (form) => <VisitFields form={form} />,
 };
 
