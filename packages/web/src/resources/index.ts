@@ -1,3 +1,4 @@
+import { type ResourceName, resourceAccess, resourceNames } from "@trialdesk/domain";
 import { type ComponentType, createElement } from "react";
 import type { RouteObject } from "react-router";
 import { Spinner } from "../ui/spinner";
@@ -16,7 +17,14 @@ const route = (path: string, lazy: Lazy): RouteObject => ({
 type ScreensModule = { List: ComponentType; Form: ComponentType; Detail: ComponentType };
 type Screens = Record<"list" | "form" | "detail", Lazy>;
 
-/** Lazy routes for the three screens of one module, loaded once on first use. */
+/**
+ * Each resource's list / form / detail module, found by the convention `./{resource}/*-screens.tsx`,
+ * so a new resource needs no line here (issue 16). Loaded once, on first use.
+ */
+const screenModules = import.meta.glob<ScreensModule>("./*/*-screens.tsx");
+const screensModuleOf = (name: ResourceName) =>
+  Object.entries(screenModules).find(([file]) => file.startsWith(`./${name}/`))?.[1];
+
 function screensOf(load: () => Promise<ScreensModule>): Screens {
   const screen =
     (name: keyof ScreensModule): Lazy =>
@@ -24,76 +32,33 @@ function screensOf(load: () => Promise<ScreensModule>): Screens {
   return { list: screen("List"), form: screen("Form"), detail: screen("Detail") };
 }
 
-/** The four routes of a resource: list, create, detail and edit. */
-function crud(resource: string, screens: Screens): RouteObject[] {
-  return [
-    route(`/${resource}`, screens.list),
-    route(`/${resource}/create`, screens.form),
-    route(`/${resource}/:itemId`, screens.detail),
-    route(`/${resource}/:itemId/edit`, screens.form),
-  ];
-}
+/** The resources with the four generic routes: every registered one but the studyplans (below). */
+const crudResources = resourceNames.flatMap((name) => {
+  const load = name === "studyplans" ? undefined : screensModuleOf(name);
+  return load ? [{ name, screens: screensOf(load) }] : [];
+});
 
-/** The studyplan screens, loaded once on first use. */
+/** The studyplan screens (their own routes below), loaded once on first use. */
 const studyplans =
   (name: "List" | "Editor" | "Detail"): Lazy =>
   async () => ({ Component: (await import("./studyplans/studyplan-screens"))[name] });
 
-const therapyCategories = screensOf(() => import("./therapy-categories/therapy-category-screens"));
-const therapyAreas = screensOf(() => import("./therapy-areas/therapy-area-screens"));
-
-/** The public detail pages (spec §2.1): no sign-in needed. */
-export const publicResourceRoutes: RouteObject[] = [
-  route("/therapy-categories/:itemId", therapyCategories.detail),
-  route("/therapy-areas/:itemId", therapyAreas.detail),
-];
+/** The public detail pages, by the registry's access (spec §2.1): no sign-in needed. */
+export const publicResourceRoutes: RouteObject[] = crudResources
+  .filter(({ name }) => resourceAccess(name).get === "public")
+  .map(({ name, screens }) => route(`/${name}/:itemId`, screens.detail));
 
 const isPublic = (route: RouteObject) => publicResourceRoutes.some((p) => p.path === route.path);
 
-/** The signed-in routes; the two public detail paths are left out here (they live above). */
+/** The signed-in routes; the public detail paths are left out here (they live above). */
 export const resourceRoutes: RouteObject[] = [
-  ...crud("therapy-categories", therapyCategories),
-  ...crud("therapy-areas", therapyAreas),
-  ...crud(
-    "sites",
-    screensOf(() => import("./sites/site-screens")),
-  ),
-  ...crud(
-    "partners",
-    screensOf(() => import("./partners/partner-screens")),
-  ),
-  ...crud(
-    "projects",
-    screensOf(() => import("./projects/project-screens")),
-  ),
-  ...crud(
-    "studies",
-    screensOf(() => import("./studies/study-screens")),
-  ),
-  ...crud(
-    "patients",
-    screensOf(() => import("./patients/patient-screens")),
-  ),
-  ...crud(
-    "study-patients",
-    screensOf(() => import("./study-patients/study-patient-screens")),
-  ),
-  ...crud(
-    "patient-visits",
-    screensOf(() => import("./patient-visits/patient-visit-screens")),
-  ),
-  ...crud(
-    "visits",
-    screensOf(() => import("./visits/visit-screens")),
-  ),
-  ...crud(
-    "users",
-    screensOf(() => import("./users/user-screens")),
-  ),
-  ...crud(
-    "monitors",
-    screensOf(() => import("./monitors/monitor-screens")),
-  ),
+  // List, create, detail and edit of each resource.
+  ...crudResources.flatMap(({ name, screens }) => [
+    route(`/${name}`, screens.list),
+    route(`/${name}/create`, screens.form),
+    route(`/${name}/:itemId`, screens.detail),
+    route(`/${name}/:itemId/edit`, screens.form),
+  ]),
   // The user menu's Change password.
   route("/change-password", async () => ({
     Component: (await import("./users/change-password")).ChangePasswordPage,
