@@ -2,6 +2,7 @@
  * The demo data (DESIGN §4) as plain data; seed.ts writes it. Safe to seed twice: existing codes
  * are kept.
  */
+import type { ResourceName } from "@trialdesk/domain";
 import { demoStudyUuid, type StepSettings } from "./factories";
 
 export type DemoVisit = [name: string, visitTypeId: number, mandatory: 0 | 1];
@@ -44,6 +45,14 @@ export const demoPartners = [
   { code: "HLX", name: "Helix Biotech", cro: false, sponsor: true },
   { code: "UNR", name: "Unity Research", cro: true, sponsor: true },
 ];
+
+/**
+ * The demo records of the resources that reference nothing, by resource, as their rows are stored:
+ * seed.ts writes every list here the same way, so such a resource adds its list and nothing else.
+ */
+export const demoRecords = { sites: demoSites, partners: demoPartners } satisfies Partial<
+  Record<ResourceName, Record<string, unknown>[]>
+>;
 
 export const demoTherapy: Record<string, { name: string; areas: [string, string][] }> = {
   ONC: {

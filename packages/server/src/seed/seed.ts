@@ -1,5 +1,6 @@
-import { newUuid } from "@trialdesk/domain";
+import { newUuid, type ResourceName } from "@trialdesk/domain";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { resources } from "../app";
 import type { Db } from "../db/client";
 import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
@@ -15,8 +16,8 @@ import { rebuildVisitSchedules } from "../resources/worklist/visit-schedule";
 import { createAdminIfMissing } from "./bootstrap-admin";
 import {
   demoMonitors,
-  demoPartners,
   demoProjects,
+  demoRecords,
   demoSites,
   demoStudies,
   demoStudyplans,
@@ -48,14 +49,14 @@ export async function isEmpty(db: Db): Promise<boolean> {
  * ADMIN_PASSWORD or `npm run create-admin`, never a fixed password.
  */
 export async function seed(db: Db, options: { demoAdmin: boolean }) {
-  await db
-    .insert(sites)
-    .values(demoSites.map((site) => ({ ...site, uuid: newUuid("sites") })))
-    .onConflictDoNothing();
-  await db
-    .insert(partners)
-    .values(demoPartners.map((partner) => ({ ...partner, uuid: newUuid("partners") })))
-    .onConflictDoNothing();
+  for (const [name, records] of Object.entries(demoRecords) as [ResourceName, object[]][]) {
+    const table = resources.find((resource) => resource.name === name)?.table;
+    if (!table) throw new Error(`No resource ${name} to seed`);
+    await db
+      .insert(table)
+      .values(records.map((record) => ({ ...record, uuid: newUuid(name) })))
+      .onConflictDoNothing();
+  }
   await db
     .insert(therapyCategories)
     .values(
