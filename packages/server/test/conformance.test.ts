@@ -49,6 +49,14 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     return record;
   };
   const names = resources.map((r) => r.name);
+  /** A change to the record's first free-text field, so a refused save would have changed something. */
+  const changedField = (name: string): Body => {
+    const record = recordOf(name);
+    const key = ["name", "workingName", "notes", "lastName", "email"].find(
+      (k) => typeof record[k] === "string",
+    );
+    return key ? { [key]: `${record[key]}x` } : {};
+  };
   const takesPassword = (name: string) => {
     const schema = resources.find((r) => r.name === name)?.schema as z.ZodObject | undefined;
     return schema !== undefined && "password" in schema.shape;
@@ -58,21 +66,41 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     expect([...names].sort()).toEqual([...resourceNames].sort());
   });
 
+  /** The number of audit events of a record: a refused write adds none. */
+  const historyLength = async (name: string, uuid: Json) =>
+    (
+      await t.request<{ items: unknown[] }>({
+        method: "GET",
+        url: `/api/audit?resource=${name}&uuid=${uuid}`,
+        session: admin,
+      })
+    ).body.data.items.length;
+
   it.each(names.filter((name) => resourceAccess(name).write === "admin"))(
-    "%s: staff may not create, change or delete",
+    "%s: staff may read what the registry lets them but not create, change or delete",
     async (name) => {
       const { id: _, uuid, version: __, ...fields } = recordOf(name);
+      const events = await historyLength(name, uuid);
+      if (resourceAccess(name).list === "user")
+        expect((await t.request({ method: "GET", url: `/api/${name}`, session: staff })).status).toBe(200);
       const attempts = [
         await t.request({ method: "POST", url: `/api/${name}`, session: staff, payload: fields }),
         await t.request({
           method: "PUT",
           url: `/api/${name}/${uuid}`,
           session: staff,
-          payload: recordOf(name),
+          payload: { ...recordOf(name), ...changedField(name) },
         }),
         await t.request({ method: "DELETE", url: `/api/${name}/${uuid}`, session: staff }),
       ];
-      expect(attempts.map((res) => res.status)).toEqual([403, 403, 403]);
+      expect(attempts.map((res) => [res.status, res.body.header.errorCode])).toEqual([
+        [403, "FORBIDDEN"],
+        [403, "FORBIDDEN"],
+        [403, "FORBIDDEN"],
+      ]);
+      const after = await t.request<Body>({ method: "GET", url: `/api/${name}/${uuid}`, session: admin });
+      expect(after.body.data.version).toBe(recordOf(name).version);
+      expect(await historyLength(name, uuid)).toBe(events);
     },
   );
 
@@ -85,18 +113,21 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
       payload: record,
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const events = await historyLength(name, record.uuid);
     const stale = await t.request<Body>({
       method: "PUT",
       url: `/api/${name}/${record.uuid}`,
       session: admin,
-      payload: record,
+      payload: { ...record, ...changedField(name) },
     });
     expect(stale.status).toBe(409);
+    expect(stale.body.header.errorCode).toBe("CONFLICT");
     expect(stale.body.header.errorMessage).toBe(
       `This ${resourceRegistry[name].label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
     );
     const now = await t.request<Body>({ method: "GET", url: `/api/${name}/${record.uuid}`, session: admin });
-    expect(now.body.data.version).toBe(saved.body.data.version);
+    expect(now.body.data).toEqual(saved.body.data);
+    expect(await historyLength(name, record.uuid)).toBe(events);
     records.set(name, { ...record, version: saved.body.data.version });
   });
 
