@@ -46,4 +46,10 @@ describe("the resource registry", () => {
       true,
     ]);
   });
+
+  it("titles a list by the plural and a record's form and detail by the label", () => {
+    expect(resourceTitle("therapy-areas", "list")).toBe("Therapy areas");
+    expect(resourceTitle("patient-visits", "record")).toBe("Patient visit");
+    expect(resourceTitle("worklist", "list")).toBe("worklist");
+  });
 });

@@ -120,6 +120,13 @@ export const resourceRegistry = {
 export type ResourceName = keyof typeof resourceRegistry;
 export const resourceNames = Object.keys(resourceRegistry) as ResourceName[];
 
+/** A screen's title by the registry: the plural for a list, the label for a record's form or detail. */
+export function resourceTitle(resource: string, of: "list" | "record"): string {
+  const entry = (resourceRegistry as Record<string, RegistryEntry | undefined>)[resource];
+  if (!entry) return resource;
+  return of === "list" ? entry.plural : entry.label;
+}
+
 /** Who may list, read and write a resource. */
 export function resourceAccess(name: ResourceName): { list: Access; get: Access; write: Access } {
   const entry: RegistryEntry = resourceRegistry[name];

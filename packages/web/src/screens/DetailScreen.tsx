@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { resourceTitle } from "@trialdesk/domain";
 import { ArrowLeft, Pencil } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useParams } from "react-router";
@@ -18,7 +19,8 @@ export type DetailRow<T extends Row = Row> = { label: string; value: (item: T) =
 export type DetailDescription<T extends Row = Row> = {
   /** The API and route name; the domain's registry says who may change its records. */
   resource: string;
-  title: string;
+  /** The heading, when it is not the registry's label. */
+  title?: string;
   /** The rows after Id and Uuid, which are always shown. */
   rows: DetailRow<T>[];
   /** How the Id and Uuid rows are titled ("ID", "UUID" on some screens). */
@@ -39,7 +41,14 @@ export const show = (value: unknown): string =>
  * history, and the record's History from the audit trail (signed-in users only).
  */
 export function DetailScreen<T extends Row>({ description }: { description: DetailDescription<T> }) {
-  const { resource, title, rows, idLabel = "Id", uuidLabel = "Uuid", format = "view" } = description;
+  const {
+    resource,
+    title = resourceTitle(description.resource, "record"),
+    rows,
+    idLabel = "Id",
+    uuidLabel = "Uuid",
+    format = "view",
+  } = description;
   const itemId = useParams()[description.param ?? "itemId"] ?? "";
   const { user } = useSession();
 

@@ -1,5 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FieldErrors, newUuid, type ResourceName, resourceRules } from "@trialdesk/domain";
+import {
+  type FieldErrors,
+  newUuid,
+  type ResourceName,
+  resourceRules,
+  resourceTitle,
+} from "@trialdesk/domain";
 import { ArrowLeft, RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
@@ -24,8 +30,11 @@ export type FormDescription<T extends Data> = {
   /** The URL segment, the same as the API resource. */
   /** The API and route name; the domain's registry says who may change its records. */
   resource: ResourceName;
-  /** The record's name in toasts: "{title} created", "{title} updated", "Error saving {title}". */
-  title: string;
+  /**
+   * The record's name in toasts ("{title} created", "{title} updated", "Error saving {title}") and the
+   * heading, when it is not the registry's label.
+   */
+  title?: string;
   /** Headings, when they differ from the title (e.g. Add Patient / Edit Patient). */
   createTitle?: string;
   editTitle?: string;
@@ -92,7 +101,7 @@ function RecordForm<T extends Data>({
   description: FormDescription<T>;
   itemId?: string;
 }) {
-  const { resource, title } = description;
+  const { resource, title = resourceTitle(resource, "record") } = description;
   const rules = resourceRules[resource] as unknown as FormRules<T>;
   const empty = description.empty ?? rules.empty;
   const normalize = description.normalize ?? rules.normalize;

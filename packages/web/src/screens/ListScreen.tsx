@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ListData, pageCount, searchDebounceMs } from "@trialdesk/domain";
+import { type ListData, pageCount, resourceTitle, searchDebounceMs } from "@trialdesk/domain";
 import {
   ArrowDown,
   ArrowUp,
@@ -39,10 +39,10 @@ export type Column<T extends Row = Row> = {
 };
 
 export type ListDescription<T extends Row = Row> = {
-  /** The URL segment, the same as the API resource. */
   /** The API and route name; the domain's registry says who may change its records. */
   resource: string;
-  title: string;
+  /** The heading, when it is not the registry's plural (e.g. Worklist). */
+  title?: string;
   columns: Column<T>[];
   /** The row identifier field (spec §2.2), default "id". */
   rowId?: string;
@@ -86,7 +86,7 @@ const positiveInt = (value: string | null, fallback: number) => {
 export function ListScreen<T extends Row>({ description }: { description: ListDescription<T> }) {
   const {
     resource,
-    title,
+    title = resourceTitle(description.resource, "list"),
     columns,
     rowId = "id",
     routeId = "uuid",

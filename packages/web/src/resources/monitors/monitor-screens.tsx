@@ -8,7 +8,6 @@ import { passwordFields } from "../users/user-screens";
 /** Monitors (spec §2.5, §3, §5): study monitors on record, administrators only; they do not sign in here. */
 const list: ListDescription<Monitor> = {
   resource: "monitors",
-  title: "Monitors",
   columns: [
     { key: "id", title: "ID", sortable: true, className: "w-20" },
     { key: "name", title: "Name", sortable: true, format: (m) => `${m.firstName} ${m.lastName}` },
@@ -27,7 +26,6 @@ const fields = (isNew: boolean): FieldSpec[] => [
 
 const form: FormDescription<Partial<MonitorInput>> = {
   resource: "monitors",
-  title: "Monitor",
   fields: (state) => (
     <>
       {fields(isNewRecord(state.formData)).map((spec) => (
@@ -39,7 +37,6 @@ const form: FormDescription<Partial<MonitorInput>> = {
 
 const detail: DetailDescription<Monitor> = {
   resource: "monitors",
-  title: "Monitor",
   idLabel: "ID",
   uuidLabel: "UUID",
   rows: [

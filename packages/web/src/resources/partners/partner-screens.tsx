@@ -19,7 +19,6 @@ export function PartnerType({ partner }: { partner: Pick<Partner, "cro" | "spons
 /** Partners (spec §2.5, §3, §5): CROs and sponsors, written by administrators. */
 const list: ListDescription<Partner> = {
   resource: "partners",
-  title: "Partners",
   columns: [
     { key: "id", title: "ID", sortable: true, className: "w-20" },
     { key: "name", title: "Name", sortable: true },
@@ -31,7 +30,6 @@ const list: ListDescription<Partner> = {
 
 const form: FormDescription<Partial<PartnerInput>> = {
   resource: "partners",
-  title: "Partner",
   fields: [
     { name: "name", label: "Name", required: true },
     {
@@ -49,7 +47,6 @@ const form: FormDescription<Partial<PartnerInput>> = {
 
 const detail: DetailDescription<Partner> = {
   resource: "partners",
-  title: "Partner",
   idLabel: "ID",
   rows: [
     { label: "Name", value: (partner) => partner.name },

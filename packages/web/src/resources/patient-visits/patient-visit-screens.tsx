@@ -69,7 +69,6 @@ export const VisitStatusBadge = ({ status }: { status: VisitStatus | null | unde
 
 const listOf = (site: SiteOption): ListDescription<PatientVisitListRow> => ({
   resource: "patient-visits",
-  title: "Patient visits",
   // The active site's visits (spec §1: patient screens work in the chosen site).
   query: { siteId: site.id },
   rowId: "patientVisitUuid",
@@ -360,7 +359,6 @@ export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescrip
   const title = options.updates === true ? editTitle : options.updates === false ? createTitle : undefined;
   return {
     resource: "patient-visits",
-    title: "Patient visit",
     createTitle: title ?? createTitle,
     editTitle: title ?? editTitle,
     empty: () => ({ ...emptyPatientVisit(), ...options.prefill }),
@@ -380,7 +378,6 @@ type PatientVisitView = PatientVisit & {
 
 const detail: DetailDescription<PatientVisitView> = {
   resource: "patient-visits",
-  title: "Patient visit",
   rows: [
     { label: "Patient", value: (v) => v.patientName },
     { label: "Screen Nr", value: (v) => show(v.screenNumber) },

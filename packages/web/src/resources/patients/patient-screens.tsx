@@ -37,7 +37,6 @@ export const StatusBadge = ({ status }: { status: unknown }) =>
 
 const listOf = (site: SiteOption): ListDescription<PatientListRow> => ({
   resource: "patients",
-  title: "Patients",
   // The active site's patients, as list rows with the derived name, phone and study code.
   query: { format: "list", siteId: site.id },
   columns: [
@@ -165,7 +164,6 @@ function PatientFields({ form, phoneCountry }: { form: FormApi<Form>; phoneCount
 
 const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<Form> => ({
   resource: "patients",
-  title: "Patient",
   createTitle: "Add Patient",
   editTitle: "Edit Patient",
   // The age bounds hold for a typed birth date too, not only in the picker.
@@ -180,7 +178,6 @@ const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<
 
 const detail: DetailDescription<Patient> = {
   resource: "patients",
-  title: "Patient",
   rows: [
     { label: "Barcode", value: (p) => p.barcode },
     { label: "Name", value: (p) => patientName(p.patientDetail.lastName, p.patientDetail.firstName) },

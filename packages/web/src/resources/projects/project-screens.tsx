@@ -40,7 +40,6 @@ const yesNo = (value: unknown) => (value ? "Yes" : "No");
 
 const list: ListDescription<ProjectView> = {
   resource: "projects",
-  title: "Projects",
   columns: [
     { key: "id", title: "Id", sortable: true, className: "w-20" },
     { key: "workingName", title: "Working name", sortable: true },
@@ -296,7 +295,6 @@ function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failed
 
 const form: FormDescription<ProjectForm> = {
   resource: "projects",
-  title: "Project",
   createTitle: "Add project",
   editTitle: "Edit project",
   savedText: "Project saved",
@@ -315,7 +313,6 @@ function SiteNames({ ids }: { ids: number[] }) {
 
 const detail: DetailDescription<ProjectView> = {
   resource: "projects",
-  title: "Project",
   rows: [
     { label: "Working name", value: (p) => show(p.workingName) },
     { label: "Protocol number", value: (p) => show(p.protocolNr) },

@@ -7,7 +7,6 @@ import { countryName } from "../../ui/country-select";
 /** Sites (spec §2.5, §3, §5): reference data written by administrators. */
 const list: ListDescription<Site> = {
   resource: "sites",
-  title: "Sites",
   columns: [
     { key: "id", title: "Id", sortable: true, className: "w-20" },
     { key: "name", title: "Name", sortable: true },
@@ -28,7 +27,6 @@ const list: ListDescription<Site> = {
 
 const form: FormDescription<Partial<SiteInput>> = {
   resource: "sites",
-  title: "Site",
   // What is sent, checked and stored is the barcode prefix with its separator.
   prepare: prepareSiteForSave,
   fields: [
@@ -51,7 +49,6 @@ const form: FormDescription<Partial<SiteInput>> = {
 
 const detail: DetailDescription<Site> = {
   resource: "sites",
-  title: "Site",
   rows: [
     { label: "Name", value: (site) => site.name },
     { label: "Short name", value: (site) => site.shortName },

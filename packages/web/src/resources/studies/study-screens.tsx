@@ -21,7 +21,6 @@ type ProjectOption = { id: number; uuid: string; workingName: string; protocolNr
 /** Studies (spec §2.5, §3, §4 Automatic values, §5). */
 const list: ListDescription<Study> = {
   resource: "studies",
-  title: "Studies",
   columns: [
     { key: "id", title: "Id", sortable: true, className: "w-20" },
     { key: "workingName", title: "Working name", sortable: true },
@@ -92,13 +91,11 @@ function StudyFields({ form }: { form: FormApi<StudyForm> }) {
 
 const form: FormDescription<StudyForm> = {
   resource: "studies",
-  title: "Study",
   fields: (form) => <StudyFields form={form} />,
 };
 
 const detail: DetailDescription<Study> = {
   resource: "studies",
-  title: "Study",
   rows: [
     { label: "Project", value: (s) => show(s.projectWorkingName) },
     { label: "Protocol", value: (s) => show(s.protocolNr) },

@@ -41,7 +41,6 @@ const closeReasonText = (reason: CloseReason | null | undefined) => optionLabel(
 
 const listOf = (site: SiteOption): ListDescription<ListRow> => ({
   resource: "study-patients",
-  title: "Study patients",
   query: { siteId: site.id },
   columns: [
     { key: "id", title: "Id", sortable: true, className: "w-16" },
@@ -174,7 +173,6 @@ function StudyPatientFields({ form, site }: { form: FormApi<Form>; site: SiteOpt
 
 const formOf = (site: SiteOption): FormDescription<Form> => ({
   resource: "study-patients",
-  title: "Study patient",
   createTitle: "Assign patient to study",
   editTitle: "Edit Study patient data",
   // A new assignment starts today unless told otherwise.
@@ -198,7 +196,6 @@ async function confirmInactive(data: Form): Promise<SaveQuestion | null> {
 
 const detail: DetailDescription<StudyPatient> = {
   resource: "study-patients",
-  title: "Study patient",
   rows: [
     { label: "Patient", value: (sp) => nameOf(sp) },
     { label: "Barcode", value: (sp) => show(sp.barcode) },

@@ -24,7 +24,6 @@ const planRoute = (row: StudyplanListRow) =>
 /** The studyplans list (spec §2.5): one row per study, its visit counts and the plan's status. */
 const list: ListDescription<StudyplanListRow> = {
   resource: "studyplans",
-  title: "Studyplans",
   rowId: "studyUuid",
   columns: [
     { key: "studyId", title: "Study Id", sortable: true, className: "w-24" },
@@ -64,7 +63,6 @@ const list: ListDescription<StudyplanListRow> = {
 /** The detail rows (spec §2.5): the plan's study, then one block per schedule entry. */
 const detail: DetailDescription<PlanRecord> = {
   resource: "studyplans",
-  title: "Studyplan",
   param: "studyplanUuid",
   rows: [
     { label: "StudyId", value: (plan) => show(plan.studyId) },

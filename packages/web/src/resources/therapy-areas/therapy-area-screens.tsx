@@ -6,7 +6,6 @@ import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 /** Therapy areas (spec §2.5, §5). */
 const list: ListDescription<TherapyArea> = {
   resource: "therapy-areas",
-  title: "Therapy areas",
   columns: [
     { key: "id", title: "ID", sortable: true, className: "w-20" },
     { key: "name", title: "Name", sortable: true },
@@ -18,7 +17,6 @@ const list: ListDescription<TherapyArea> = {
 
 const form: FormDescription<Partial<TherapyAreaInput>> = {
   resource: "therapy-areas",
-  title: "Therapy area",
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
@@ -38,7 +36,6 @@ const form: FormDescription<Partial<TherapyAreaInput>> = {
 
 const detail: DetailDescription<TherapyArea> = {
   resource: "therapy-areas",
-  title: "Therapy area",
   idLabel: "ID",
   rows: [
     { label: "Name", value: (item) => item.name },

@@ -6,7 +6,6 @@ import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 /** Therapy categories (spec §2.5, §5). */
 const list: ListDescription<TherapyCategory> = {
   resource: "therapy-categories",
-  title: "Therapy categories",
   pageSize: 10,
   columns: [
     { key: "id", title: "ID", sortable: true, className: "w-20" },
@@ -18,7 +17,6 @@ const list: ListDescription<TherapyCategory> = {
 
 const form: FormDescription<Partial<TherapyCategoryInput>> = {
   resource: "therapy-categories",
-  title: "Therapy category",
   fields: [
     { name: "name", label: "Name", required: true },
     { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
@@ -27,7 +25,6 @@ const form: FormDescription<Partial<TherapyCategoryInput>> = {
 
 const detail: DetailDescription<TherapyCategory> = {
   resource: "therapy-categories",
-  title: "Therapy category",
   rows: [
     { label: "Name", value: (item) => item.name },
     { label: "Code", value: (item) => item.code },

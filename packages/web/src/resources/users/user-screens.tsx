@@ -16,7 +16,6 @@ import { siteLookup } from "../sites/site-lookup";
 /** Users (spec §2.5, §3, §5): administrators only. */
 const list: ListDescription<User> = {
   resource: "users",
-  title: "Users",
   columns: [
     { key: "id", title: "Id", sortable: true, className: "w-20" },
     { key: "email", title: "Email", sortable: true },
@@ -57,7 +56,6 @@ const fields: FieldSpec[] = [
 
 const form: FormDescription<Form> = {
   resource: "users",
-  title: "User",
   fields: (state) => (
     <>
       {[...fields, ...passwordFields(isNewRecord(state.formData))].map((spec) => (
@@ -90,7 +88,6 @@ function SiteNames({ ids }: { ids: number[] }) {
 
 const detail: DetailDescription<User> = {
   resource: "users",
-  title: "User",
   rows: [
     { label: "Email", value: (user) => user.email },
     { label: "Password", value: passwordState },

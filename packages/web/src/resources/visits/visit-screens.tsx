@@ -26,7 +26,6 @@ const visitTypeText = (visit: Pick<Visit, "visitTypeId" | "visitType">) =>
 /** Visit definitions (spec §2.5, §3, §4 Visit form, §5, §9). */
 const list: ListDescription<Visit & { visitName: string }> = {
   resource: "visits",
-  title: "Visits",
   columns: [
     { key: "id", title: "Id", sortable: true, className: "w-20" },
     { key: "studyName", title: "Study", sortable: true },
@@ -118,13 +117,11 @@ function VisitFields({ form }: { form: FormApi<VisitForm> }) {
 
 const form: FormDescription<VisitForm> = {
   resource: "visits",
-  title: "Visit",
   fields: (form) => <VisitFields form={form} />,
 };
 
 const detail: DetailDescription<Visit> = {
   resource: "visits",
-  title: "Visit",
   rows: [
     { label: "Visit name", value: (v) => show(v.name) },
     { label: "Visit type", value: visitTypeText },
