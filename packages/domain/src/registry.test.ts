@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isUuidOf, newUuid } from "./ids";
-import { lookupPageSizes, mayAccess, resourceAccess, resourceNames, uuidPrefixes } from "./registry";
+import {
+  lookupPageSizes,
+  mayAccess,
+  resourceAccess,
+  resourceNames,
+  resourceTitle,
+  uuidPrefixes,
+} from "./registry";
 
 describe("the resource registry", () => {
   it("gives every resource its own uuid prefix, and ids carry it", () => {
