@@ -66,6 +66,10 @@ export const patientProjectInternalCode = sql<string | null>`(select p.internal_
   join ${projects} p on p.id = s.project_id
   where sp.patient_id = ${patientIdRef} and sp.active
   order by sp.start_date desc nulls last, sp.id desc limit 1)`;
+/** The patient's contacts in their order, read with the record in one query (issue 14). */
+const patientContactsJson = sql<Contact[]>`coalesce((select json_agg(json_build_object('id', c.id,
+  'contactType', c.contact_type, 'value', c.value, 'notes', c.notes) order by c.position, c.id)
+  from ${patientContacts} c where c.patient_id = ${patientIdRef}), '[]'::json)`;
 /** The working name of that same study (the list's Study column, issue 15). */
 export const patientStudyWorkingName = sql<string | null>`(select s.working_name
   from ${studyPatients} sp
@@ -244,6 +248,7 @@ export const patientsResource = defineResource<PatientInput>({
           additionalAddressLine: addresses.additionalAddressLine,
           addressType: addresses.addressType,
         },
+        contacts: patientContactsJson,
       },
       joins: (query) => query.leftJoin(addresses, eq(addresses.id, patients.addressId)),
     },
@@ -296,26 +301,6 @@ export const patientsResource = defineResource<PatientInput>({
   },
   writeChildren: async (id, input, { tx, existing }) =>
     writeContacts(tx, id, input.contacts, existing?.contacts as Contact[] | undefined),
-  expand: async (db, records) => {
-    // Only the full record carries contacts; list and lookup rows stay as selected.
-    if (!records.some((r) => "patientDetail" in r)) return records;
-    const rows = await db
-      .select()
-      .from(patientContacts)
-      .where(
-        inArray(
-          patientContacts.patientId,
-          records.map((r) => r.id as number),
-        ),
-      )
-      .orderBy(patientContacts.position, patientContacts.id);
-    return records.map((record) => ({
-      ...record,
-      contacts: rows
-        .filter((c) => c.patientId === record.id)
-        .map((c) => ({ id: c.id, contactType: c.contactType, value: c.value, notes: c.notes })),
-    }));
-  },
   // The owned address goes with the patient (contacts cascade); assignments and visits refuse (409).
   beforeDelete: async (_id, { tx, existing }) => {
     const addressId = existing?.addressId as number | null;
