@@ -104,6 +104,19 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     },
   );
 
+  it.each(
+    names.filter((name) => resourceAccess(name).list === "admin" || resourceAccess(name).get === "admin"),
+  )("%s: staff may not list or read what the registry keeps for administrators", async (name) => {
+    const { uuid } = recordOf(name);
+    const access = resourceAccess(name);
+    const list = await t.request({ method: "GET", url: `/api/${name}`, session: staff });
+    const read = await t.request({ method: "GET", url: `/api/${name}/${uuid}`, session: staff });
+    expect([list.status, read.status]).toEqual([
+      access.list === "admin" ? 403 : 200,
+      access.get === "admin" ? 403 : 200,
+    ]);
+  });
+
   it.each(names)("%s: a save from a stale version is refused and changes nothing", async (name) => {
     const record = recordOf(name);
     const saved = await t.request<Body>({
