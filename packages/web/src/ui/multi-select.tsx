@@ -2,12 +2,7 @@ import * as Popover from "@radix-ui/react-popover";
 import { Command } from "cmdk";
 import { Check, ChevronsUpDown, X } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
-import type { ControlProps } from "./field";
-import type { SelectOption, SelectValue } from "./select";
-
-/** Case-insensitive "contains" on the label, the same as the single select. */
-const containsFilter = (_value: string, search: string, keywords?: string[]) =>
-  (keywords ?? []).some((k) => k.toLowerCase().includes(search.trim().toLowerCase())) ? 1 : 0;
+import { type ChoiceProps, comboboxAttributes, containsFilter, SearchBox, type SelectValue } from "./select";
 
 /**
  * A searchable multi-select (e.g. a user's or a project's sites): the chosen items are chips with a
@@ -27,16 +22,9 @@ export function MultiSelect<V extends SelectValue>({
   loading,
   className = "",
   ...control
-}: ControlProps & {
+}: ChoiceProps<V> & {
   value: V[] | null | undefined;
-  options: SelectOption<V>[];
   onChange: (value: V[]) => void;
-  placeholder?: string;
-  searchPlaceholder?: string;
-  emptyText?: string;
-  disabled?: boolean;
-  loading?: boolean;
-  className?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState("");
@@ -44,8 +32,7 @@ export function MultiSelect<V extends SelectValue>({
   const labelOf = (v: V) => options.find((o) => String(o.value) === String(v))?.label ?? String(v);
   // Until the options load, the values are bare ids: say Loading... instead.
   const names = loading ? "" : (value ?? []).map(labelOf).join(", ");
-  const listId = `${control.id}-list`;
-  const { required: _required, ...ariaControl } = control;
+  const { listId, trigger } = comboboxAttributes(open, control);
 
   const set = (keys: Set<string>) => {
     // Keep the options' order; values not (yet) among the options stay at the end.
@@ -109,12 +96,7 @@ export function MultiSelect<V extends SelectValue>({
       >
         <Popover.Trigger asChild disabled={disabled}>
           <button
-            type="button"
-            role="combobox"
-            aria-expanded={open}
-            aria-controls={open ? listId : undefined}
-            aria-haspopup="listbox"
-            {...ariaControl}
+            {...trigger}
             onKeyDown={onTriggerKeyDown}
             className="flex min-w-32 flex-1 items-center justify-between gap-2 rounded px-1 py-0.5 text-left text-sm text-gray-500 focus-visible:outline-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed"
           >
@@ -139,13 +121,7 @@ export function MultiSelect<V extends SelectValue>({
             className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 rounded-md border border-gray-200 bg-white shadow-lg"
           >
             <Command filter={containsFilter} loop label="Options">
-              <Command.Input
-                value={search}
-                onValueChange={setSearch}
-                placeholder={searchPlaceholder}
-                aria-label={searchPlaceholder}
-                className="w-full border-b border-gray-200 px-2.5 py-2 text-sm outline-none"
-              />
+              <SearchBox value={search} onValueChange={setSearch} placeholder={searchPlaceholder} />
               <Command.List id={listId} aria-multiselectable="true" className="max-h-64 overflow-auto p-1">
                 <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
                 {options.map((option) => {

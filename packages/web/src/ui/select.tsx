@@ -18,7 +18,7 @@ export type SelectOption<V extends SelectValue = SelectValue> = {
 export const searchBoxThreshold = 5;
 
 /** Case-insensitive "contains" on the label: predictable for codes and names alike. */
-const containsFilter = (_value: string, search: string, keywords?: string[]) =>
+export const containsFilter = (_value: string, search: string, keywords?: string[]) =>
   (keywords ?? []).some((k) => k.toLowerCase().includes(search.trim().toLowerCase())) ? 1 : 0;
 
 function groupsOf<V extends SelectValue>(options: SelectOption<V>[]) {
@@ -28,6 +28,58 @@ function groupsOf<V extends SelectValue>(options: SelectOption<V>[]) {
     groups.set(key, [...(groups.get(key) ?? []), option]);
   }
   return [...groups.entries()];
+}
+
+/** What the single and the multi-select take alike. */
+export type ChoiceProps<V extends SelectValue> = ControlProps & {
+  options: SelectOption<V>[];
+  placeholder?: string;
+  searchPlaceholder?: string;
+  emptyText?: string;
+  disabled?: boolean;
+  loading?: boolean;
+  className?: string;
+};
+
+/**
+ * The trigger's combobox attributes (ARIA combobox pattern): it names the list it opens, and takes
+ * the field's id and aria attributes so the field's label names it.
+ */
+export function comboboxAttributes(open: boolean, control: ControlProps) {
+  const { required: _required, ...ariaControl } = control;
+  const listId = `${control.id}-list`;
+  return {
+    listId,
+    trigger: {
+      type: "button" as const,
+      role: "combobox",
+      "aria-expanded": open,
+      "aria-controls": open ? listId : undefined,
+      "aria-haspopup": "listbox" as const,
+      ...ariaControl,
+    },
+  };
+}
+
+/** The search box at the top of an open list, named by its placeholder ("Search..."). */
+export function SearchBox({
+  value,
+  onValueChange,
+  placeholder,
+}: {
+  value: string;
+  onValueChange: (text: string) => void;
+  placeholder: string;
+}) {
+  return (
+    <Command.Input
+      value={value}
+      onValueChange={onValueChange}
+      placeholder={placeholder}
+      aria-label={placeholder}
+      className="w-full border-b border-gray-200 px-2.5 py-2 text-sm outline-none"
+    />
+  );
 }
 
 /**
@@ -50,16 +102,9 @@ export function SearchableSelect<V extends SelectValue>({
   onSearchChange,
   selectedOption,
   ...control
-}: ControlProps & {
+}: ChoiceProps<V> & {
   value: V | null | undefined;
-  options: SelectOption<V>[];
   onChange: (value: V) => void;
-  placeholder?: string;
-  searchPlaceholder?: string;
-  emptyText?: string;
-  disabled?: boolean;
-  loading?: boolean;
-  className?: string;
   renderOption?: (option: SelectOption<V>) => ReactNode;
   /**
    * Searching on the server: the typed text is handed here and the options are taken as they come
@@ -85,19 +130,13 @@ export function SearchableSelect<V extends SelectValue>({
       onSearchChange?.("");
     }
   };
-  const listId = `${control.id}-list`;
-  const { required: _required, ...ariaControl } = control;
+  const { listId, trigger } = comboboxAttributes(open, control);
 
   return (
     <Popover.Root open={open} onOpenChange={changeOpen}>
       <Popover.Trigger asChild disabled={disabled}>
         <button
-          type="button"
-          role="combobox"
-          aria-expanded={open}
-          aria-controls={open ? listId : undefined}
-          aria-haspopup="listbox"
-          {...ariaControl}
+          {...trigger}
           // As in the ARIA combobox pattern, the arrow keys open the closed list too.
           onKeyDown={(event) => {
             if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !open && !disabled) {
@@ -139,15 +178,13 @@ export function SearchableSelect<V extends SelectValue>({
             className="outline-none"
           >
             {searchable && (
-              <Command.Input
+              <SearchBox
                 value={search}
                 onValueChange={(text) => {
                   setSearch(text);
                   onSearchChange?.(text);
                 }}
                 placeholder={searchPlaceholder}
-                aria-label={searchPlaceholder}
-                className="w-full border-b border-gray-200 px-2.5 py-2 text-sm outline-none"
               />
             )}
             <Command.List id={listId} className="max-h-64 overflow-auto p-1">
