@@ -33,6 +33,10 @@ describe.each(databaseKinds)("record history in words on %s", (kind) => {
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     return res.body.data;
   };
+  /** A record as the administrator reads it, to send back changed. */
+  const read = async (url: string) =>
+    (await t.request<Record<string, unknown>>({ method: "GET", url: `/api/${url}`, session: admin })).body
+      .data;
   const history = async (session: Session, resource: string, uuid: string) => {
     const res = await t.request<{ items: HistoryEvent[] }>({
       method: "GET",
@@ -65,13 +69,7 @@ describe.each(databaseKinds)("record history in words on %s", (kind) => {
       "study-patients",
       studyPatientInput({ patientId: patient.id, studyId: first.id }),
     );
-    const record = (
-      await t.request<Record<string, unknown>>({
-        method: "GET",
-        url: `/api/study-patients/${assignment.uuid}`,
-        session: admin,
-      })
-    ).body.data;
+    const record = await read(`study-patients/${assignment.uuid}`);
     await write(
       "PUT",
       `study-patients/${assignment.uuid}`,
@@ -112,13 +110,7 @@ describe.each(databaseKinds)("record history in words on %s", (kind) => {
       "study-patients",
       studyPatientInput({ patientId: other.id, studyId: study.id }),
     );
-    const record = (
-      await t.request<Record<string, unknown>>({
-        method: "GET",
-        url: `/api/study-patients/${assignment.uuid}`,
-        session: admin,
-      })
-    ).body.data;
+    const record = await read(`study-patients/${assignment.uuid}`);
     await write("PUT", `study-patients/${assignment.uuid}`, { ...record, patientId: own.id });
 
     const [update, create] = await history(staffB, "study-patients", assignment.uuid);

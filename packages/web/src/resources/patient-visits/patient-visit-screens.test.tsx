@@ -63,6 +63,20 @@ const visit = (visitId: number, visitName: string, recorded?: Partial<VisitOptio
   patientVisitVersion: null,
   ...recorded,
 });
+/** Anna's recorded Screening visit in the study, as the patient visit record reads. */
+const recordedScreening = {
+  id: 55,
+  uuid: "pv-55",
+  version: 4,
+  patientId: 1,
+  studyId: 10,
+  visitId: 100,
+  visitDate: "2025-03-10",
+  visitTime: "09:30",
+  visitStatus: "COMPLETED",
+  visitResult: "OK",
+  notes: "Fasting",
+};
 const screening = visit(100, "Screening", {
   visitStatus: "COMPLETED",
   visitResult: "OK",
@@ -207,19 +221,7 @@ describe("the patient visit editor", () => {
       await choose(u, "Patient", /^Kovács Anna/);
       await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
       await choose(u, "Visit", /^Screening/);
-      expect(formData()).toMatchObject({
-        id: 55,
-        uuid: "pv-55",
-        version: 4,
-        patientId: 1,
-        studyId: 10,
-        visitId: 100,
-        visitDate: "2025-03-10",
-        visitTime: "09:30",
-        visitStatus: "COMPLETED",
-        visitResult: "OK",
-        notes: "Fasting",
-      });
+      expect(formData()).toMatchObject(recordedScreening);
       expect(screen.getByLabelText("Visit time")).toHaveValue("09:30");
       expect(screen.getByRole("combobox", { name: "Visit result" })).toHaveTextContent("OK");
 
@@ -329,20 +331,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () =
     { path: "/patient-visits/create", element: <Form /> },
     { path: "/patient-visits/:itemId/edit", element: <Form /> },
   ].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
-  const recorded = {
-    id: 55,
-    uuid: "pv-55",
-    version: 4,
-    patientId: 1,
-    studyId: 10,
-    visitId: 100,
-    visitDate: "2025-03-10",
-    visitTime: "09:30",
-    visitStatus: "COMPLETED",
-    visitResult: "OK",
-    notes: "Fasting",
-    patientName: "Kovács Anna (BUD-000001)",
-  };
+  const recorded = { ...recordedScreening, patientName: "Kovács Anna (BUD-000001)" };
   const saving = (call: Call) => {
     if (call.method === "POST")
       return { status: 201, data: { ...(call.body as object), id: 77, version: 1 } };
