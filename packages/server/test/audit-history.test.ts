@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createPartner,
   createPatient,
-  createSite,
   createStudy,
   createVisit,
   patientInput,
   studyPatientInput,
   studyplanInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, twoSites } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("record history in words on %s", (kind) => {
@@ -51,10 +50,7 @@ describe.each(databaseKinds)("record history in words on %s", (kind) => {
 
   beforeAll(async () => {
     t = await startApp(kind);
-    siteA = await createSite(t.database.db);
-    siteB = await createSite(t.database.db);
-    admin = await t.signedInUser({ isAdmin: true });
-    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    ({ siteA, siteB, admin, staffA } = await twoSites(t));
     staffB = await t.signedInUser({ siteIds: [siteB.id] });
     project = await setUpProject(t, "HIST-001");
   });

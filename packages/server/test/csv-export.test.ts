@@ -13,7 +13,7 @@ import {
   createVisit,
   patientInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, twoSites } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 const bom = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -91,10 +91,7 @@ describe.each(databaseKinds)("CSV exports on %s", (kind) => {
   beforeAll(async () => {
     t = await startApp(kind);
     const db = t.database.db;
-    siteA = await createSite(db);
-    siteB = await createSite(db);
-    admin = await t.signedInUser({ isAdmin: true });
-    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    ({ siteA, siteB, admin, staffA } = await twoSites(t));
     // Few names and birth dates, many alike; birth dates seldom missing, SSNs mostly: the batch
     // boundary falls among values and among nulls, ascending (nulls last) and descending (first).
     const lastNames = ["Ádám", "Balázs", "Balogh", "Adam"];

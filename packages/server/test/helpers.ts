@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
 import { type Database, openPostgres, pgliteDatabase } from "../src/db/client";
-import { createUser, type UserOptions } from "../src/seed/factories";
+import { createSite, createUser, type UserOptions } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { withDatabase } from "./global-setup";
 
@@ -190,6 +190,18 @@ export function expectCreated(
 ) {
   expect(res.status).toBe(201);
   expect(res.body.data).toEqual({ id: expect.any(Number), uuid, version: 1, ...fields });
+}
+
+/**
+ * What the site-scoped tests start from: two sites, an administrator, and a staff member of the first
+ * site only (`staffOptions` for a name the test reads back).
+ */
+export async function twoSites(t: TestApp, staffOptions: UserOptions = {}) {
+  const siteA = await createSite(t.database.db);
+  const siteB = await createSite(t.database.db);
+  const admin = await t.signedInUser({ isAdmin: true });
+  const staffA = await t.signedInUser({ ...staffOptions, siteIds: [siteA.id] });
+  return { siteA, siteB, admin, staffA };
 }
 
 /** The app of one describe block on a fresh database, and a user signed in to it (made by `user`). */

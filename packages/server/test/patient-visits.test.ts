@@ -22,6 +22,7 @@ import {
   seededApp,
   startApp,
   type TestApp,
+  twoSites,
 } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -73,10 +74,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
 
   beforeAll(async () => {
     t = await startApp(kind);
-    siteA = await createSite(t.database.db);
-    siteB = await createSite(t.database.db);
-    admin = await t.signedInUser({ isAdmin: true });
-    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    ({ siteA, siteB, admin, staffA } = await twoSites(t));
     project = await setUpProject(t, "PV-TEST-001");
     study = await createStudy(t.database.db, project as never);
     otherStudy = await createStudy(t.database.db, project as never, { variant: "SUB-STUDY" });

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import { demoPatientCount } from "../src/seed/demo-patients";
 import { createPatient, createSite, createStudy, patientInput } from "../src/seed/factories";
-import { databaseKinds, resourceClient, type Session, seededApp, startApp, type TestApp } from "./helpers";
+import {
+  databaseKinds,
+  resourceClient,
+  type Session,
+  seededApp,
+  startApp,
+  type TestApp,
+  twoSites,
+} from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("patients on %s", (kind) => {
@@ -16,10 +24,7 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
   let siteB: { id: number; barcodePrefix: string };
   beforeAll(async () => {
     t = await startApp(kind);
-    siteA = await createSite(t.database.db);
-    siteB = await createSite(t.database.db);
-    admin = await t.signedInUser({ isAdmin: true });
-    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    ({ siteA, siteB, admin, staffA } = await twoSites(t));
   });
   afterAll(() => t.close());
 

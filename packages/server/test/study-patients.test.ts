@@ -15,7 +15,15 @@ import {
   createVisit,
   studyPatientInput,
 } from "../src/seed/factories";
-import { databaseKinds, resourceClient, type Session, seededApp, startApp, type TestApp } from "./helpers";
+import {
+  databaseKinds,
+  resourceClient,
+  type Session,
+  seededApp,
+  startApp,
+  type TestApp,
+  twoSites,
+} from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("study-patients on %s", (kind) => {
@@ -30,10 +38,7 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
   let otherStudy: { id: number; uuid: string };
   beforeAll(async () => {
     t = await startApp(kind);
-    siteA = await createSite(t.database.db);
-    siteB = await createSite(t.database.db);
-    admin = await t.signedInUser({ isAdmin: true });
-    staffA = await t.signedInUser({ siteIds: [siteA.id], firstName: "Sara", lastName: "Starter" });
+    ({ siteA, siteB, admin, staffA } = await twoSites(t, { firstName: "Sara", lastName: "Starter" }));
     project = await setUpProject(t, "SP-TEST-001");
     study = await createStudy(t.database.db, project);
     otherStudy = await createStudy(t.database.db, project, { variant: "SUB-STUDY" });

@@ -27,7 +27,7 @@ import {
   studyPatientInput,
   studyplanInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, twoSites } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("worklist on %s", (kind) => {
@@ -51,10 +51,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
   beforeAll(async () => {
     t = await startApp(kind);
     const db = t.database.db;
-    siteA = await createSite(db);
-    siteB = await createSite(db);
-    admin = await t.signedInUser({ isAdmin: true });
-    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    ({ siteA, siteB, admin, staffA } = await twoSites(t));
     const project = await setUpProject(t, "WL-2026-001");
     study = await createStudy(db, project, { variant: "NORMAL" });
     v = [];
