@@ -264,13 +264,15 @@ async function runSize(size: BenchSize) {
     // range of the worklist index, as the server's do.
     const widest = `(select coalesce(max(allowed_days_before + allowed_days_after), 0) from studyplan_schedule_entries)`;
     const horizon = `'${asOfDay}'::date + ${worklistHorizonDays}`;
+    // Booked and out-of-window rows are listed when their window opens by the horizon.
+    const opensByHorizon = `(window_start is null or window_start <= ${horizon})`;
     const stateRows: Record<string, string> = {
       overdue: `kind = 'open' and window_end < '${asOfDay}'`,
       due: `kind = 'open' and window_start <= '${asOfDay}' and window_end between '${asOfDay}' and '${asOfDay}'::date + ${widest}`,
       upcoming: `kind = 'open' and window_start > '${asOfDay}' and window_start <= ${horizon}
         and window_end > '${asOfDay}' and window_end <= ${horizon} + ${widest}`,
-      booked: "kind = 'booked'",
-      "out-of-window": "kind = 'out-of-window'",
+      booked: `kind = 'booked' and ${opensByHorizon}`,
+      "out-of-window": `kind = 'out-of-window' and ${opensByHorizon}`,
       unscheduled: "kind = 'unscheduled'",
     };
     /** The answer's counts per state, each exact up to the lists' bound, within `where`. */

@@ -1,0 +1,2 @@
+DROP INDEX "visit_schedule_worklist_idx";--> statement-breakpoint
+CREATE INDEX "visit_schedule_worklist_idx" ON "visit_schedule" USING btree ("site_id","kind","window_end","id","window_start") WHERE "visit_schedule"."active" and "visit_schedule"."sequence" is not null and "visit_schedule"."kind" not in ('done', 'not-applicable');
