@@ -21,101 +21,64 @@ type RegistryEntry = {
   menu: { group: MenuGroup; icon: string };
 };
 
+/** What an entry has beyond the common: access other than "user", a lookup page size. */
+type EntryExtras = Pick<RegistryEntry, "access" | "lookupPageSize">;
+
+/**
+ * An entry: uuid prefix, label, plural, menu group and icon, then its extras; typed as literally as
+ * an `as const` object, so uuidPrefixes and lookupPageSizes keep each resource's own values
+ * (NoInfer: the registry's `satisfies` must not give an entry without extras optional ones).
+ */
+function entry<
+  const Prefix extends string,
+  const Label extends string,
+  const Plural extends string,
+  const Group extends MenuGroup,
+  const Icon extends string,
+  const Extras extends EntryExtras = Record<never, never>,
+>(uuidPrefix: Prefix, label: Label, plural: Plural, group: Group, icon: Icon, extras?: Extras) {
+  return { uuidPrefix, label, plural, ...extras, menu: { group, icon } } as Readonly<
+    {
+      uuidPrefix: Prefix;
+      label: Label;
+      plural: Plural;
+      menu: Readonly<{ group: Group; icon: Icon }>;
+    } & NoInfer<Extras>
+  >;
+}
+
+// Reference data's detail pages are public (spec §2.1); administrators alone write it.
+const publicDetailsAdminWrites = { get: "public", write: "admin" } as const;
+const adminWrites = { write: "admin" } as const;
+const adminOnly = { list: "admin", get: "admin", write: "admin" } as const;
+
 export const resourceRegistry = {
-  patients: {
-    uuidPrefix: "pt-",
-    label: "Patient",
-    plural: "Patients",
-    lookupPageSize: 100,
-    menu: { group: "patients-group", icon: "user-round" },
-  },
-  "study-patients": {
-    uuidPrefix: "sp-",
-    label: "Study patient",
-    plural: "Study patients",
-    menu: { group: "patients-group", icon: "clipboard-list" },
-  },
-  "patient-visits": {
-    uuidPrefix: "pv-",
-    label: "Patient visit",
-    plural: "Patient visits",
-    menu: { group: "patients-group", icon: "calendar-check" },
-  },
-  projects: {
-    uuidPrefix: "prj-",
-    label: "Project",
-    plural: "Projects",
-    lookupPageSize: 250,
-    menu: { group: "studies-group", icon: "folder-kanban" },
-  },
-  studies: {
-    uuidPrefix: "std-",
-    label: "Study",
-    plural: "Studies",
-    lookupPageSize: 100,
-    menu: { group: "studies-group", icon: "flask-conical" },
-  },
-  visits: {
-    uuidPrefix: "visit-",
-    label: "Visit",
-    plural: "Visits",
-    lookupPageSize: 100,
-    menu: { group: "studies-group", icon: "calendar-days" },
-  },
-  studyplans: {
-    uuidPrefix: "stp-",
-    label: "Studyplan",
-    plural: "Studyplans",
-    menu: { group: "studies-group", icon: "list-ordered" },
-  },
-  // Their detail pages are public (spec §2.1).
-  "therapy-categories": {
-    uuidPrefix: "thc-",
-    label: "Therapy category",
-    plural: "Therapy categories",
-    access: { get: "public", write: "admin" },
+  patients: entry("pt-", "Patient", "Patients", "patients-group", "user-round", { lookupPageSize: 100 }),
+  "study-patients": entry("sp-", "Study patient", "Study patients", "patients-group", "clipboard-list"),
+  "patient-visits": entry("pv-", "Patient visit", "Patient visits", "patients-group", "calendar-check"),
+  projects: entry("prj-", "Project", "Projects", "studies-group", "folder-kanban", { lookupPageSize: 250 }),
+  studies: entry("std-", "Study", "Studies", "studies-group", "flask-conical", { lookupPageSize: 100 }),
+  visits: entry("visit-", "Visit", "Visits", "studies-group", "calendar-days", { lookupPageSize: 100 }),
+  studyplans: entry("stp-", "Studyplan", "Studyplans", "studies-group", "list-ordered"),
+  "therapy-categories": entry("thc-", "Therapy category", "Therapy categories", "reference-data", "tags", {
+    access: publicDetailsAdminWrites,
     lookupPageSize: 1000,
-    menu: { group: "reference-data", icon: "tags" },
-  },
-  "therapy-areas": {
-    uuidPrefix: "tha-",
-    label: "Therapy area",
-    plural: "Therapy areas",
-    access: { get: "public", write: "admin" },
+  }),
+  "therapy-areas": entry("tha-", "Therapy area", "Therapy areas", "reference-data", "tag", {
+    access: publicDetailsAdminWrites,
     lookupPageSize: 250,
-    menu: { group: "reference-data", icon: "tag" },
-  },
-  partners: {
-    uuidPrefix: "prt-",
-    label: "Partner",
-    plural: "Partners",
-    access: { write: "admin" },
+  }),
+  partners: entry("prt-", "Partner", "Partners", "reference-data", "handshake", {
+    access: adminWrites,
     lookupPageSize: 250,
-    menu: { group: "reference-data", icon: "handshake" },
-  },
-  sites: {
-    uuidPrefix: "site-",
-    label: "Site",
-    plural: "Sites",
-    access: { write: "admin" },
+  }),
+  sites: entry("site-", "Site", "Sites", "reference-data", "building-2", {
+    access: adminWrites,
     lookupPageSize: 250,
-    menu: { group: "reference-data", icon: "building-2" },
-  },
-  users: {
-    uuidPrefix: "usr-",
-    label: "User",
-    plural: "Users",
-    access: { list: "admin", get: "admin", write: "admin" },
-    menu: { group: "administration", icon: "user-cog" },
-  },
-  monitors: {
-    uuidPrefix: "mon-",
-    label: "Monitor",
-    plural: "Monitors",
-    access: { list: "admin", get: "admin", write: "admin" },
-    menu: { group: "administration", icon: "user-check" },
-  },
-} as const satisfies Record<string, RegistryEntry>;
+  }),
+  users: entry("usr-", "User", "Users", "administration", "user-cog", { access: adminOnly }),
+  monitors: entry("mon-", "Monitor", "Monitors", "administration", "user-check", { access: adminOnly }),
+} satisfies Record<string, RegistryEntry>;
 
 export type ResourceName = keyof typeof resourceRegistry;
 export const resourceNames = Object.keys(resourceRegistry) as ResourceName[];
