@@ -14,23 +14,22 @@ import {
 } from "./dates";
 
 describe("birth date mask", () => {
-  it("keeps digits and inserts the hyphens after YYYY and MM", () => {
-    expect(birthDateMask("1990")).toBe("1990");
-    expect(birthDateMask("19900")).toBe("1990-0");
-    expect(birthDateMask("199001")).toBe("1990-01");
-    expect(birthDateMask("1990011")).toBe("1990-01-1");
-    expect(birthDateMask("19900115")).toBe("1990-01-15");
-  });
-
-  it("drops letters and other characters and stops at 10 characters", () => {
-    expect(birthDateMask("19a9/0.01x15")).toBe("1990-01-15");
-    expect(birthDateMask("1990-01-155555")).toBe("1990-01-15");
-  });
-
-  it("keeps a hyphen typed where one belongs, so it can also be deleted", () => {
-    expect(birthDateMask("1990-")).toBe("1990-");
-    expect(birthDateMask("1990-01-")).toBe("1990-01-");
-    expect(birthDateMask("199-")).toBe("199");
+  it.each([
+    // Keeps digits and inserts the hyphens after YYYY and MM.
+    ["1990", "1990"],
+    ["19900", "1990-0"],
+    ["199001", "1990-01"],
+    ["1990011", "1990-01-1"],
+    ["19900115", "1990-01-15"],
+    // Drops letters and other characters and stops at 10 characters.
+    ["19a9/0.01x15", "1990-01-15"],
+    ["1990-01-155555", "1990-01-15"],
+    // Keeps a hyphen typed where one belongs, so it can also be deleted.
+    ["1990-", "1990-"],
+    ["1990-01-", "1990-01-"],
+    ["199-", "199"],
+  ])("masks %s as %s", (typed, shown) => {
+    expect(birthDateMask(typed)).toBe(shown);
   });
 
   it("is stable: masking again changes nothing, and output is digits and hyphens, max 10", () => {
