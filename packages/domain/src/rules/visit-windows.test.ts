@@ -210,30 +210,17 @@ describe("visit window texts", () => {
   });
 
   it("warns when days go down along a from-the-first-visit plan only", () => {
-    expect(
+    // A two-step plan whose days go from the first number to the second.
+    const decreasing = (mode: Plan["calculationMode"], first: number, second: number) =>
       decreasingDays(
-        plan("default", [
-          [14, 0, 0],
-          [7, 0, 0],
+        plan(mode, [
+          [first, 0, 0],
+          [second, 0, 0],
         ]),
-      ),
-    ).toBe(true);
-    expect(
-      decreasingDays(
-        plan("default", [
-          [7, 0, 0],
-          [14, 0, 0],
-        ]),
-      ),
-    ).toBe(false);
-    expect(
-      decreasingDays(
-        plan("previous", [
-          [14, 0, 0],
-          [7, 0, 0],
-        ]),
-      ),
-    ).toBe(false);
+      );
+    expect(decreasing("default", 14, 7)).toBe(true);
+    expect(decreasing("default", 7, 14)).toBe(false);
+    expect(decreasing("previous", 14, 7)).toBe(false);
   });
 });
 
