@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { passwordInputMaxLength } from "../limits";
 import { isValidIsoDate } from "../rules/dates";
 import { isoDate } from "../schema";
 
@@ -46,10 +47,18 @@ export const countryCode = () =>
     .or(z.literal(""))
     .nullish();
 
+/** A typed password (users, monitors): sent only when set or changed, never returned. */
+export const passwordField = () => z.string({ error: "Must be text" }).max(passwordInputMaxLength).nullish();
+
 /** Ids of the record's sites (projects, users). */
 export const siteIds = () => z.array(z.number().int().positive()).max(1000);
 
 /** Empty text is stored as nothing, so "" and null mean the same. */
 export function blankToNull(value: string | null | undefined): string | null {
   return value === undefined || value === null || value.trim() === "" ? null : value;
+}
+
+/** The e-mail trimmed; its case is kept, uniqueness ignores case (users, monitors). */
+export function trimEmail<T extends { email?: string | null }>(data: T): T {
+  return typeof data.email === "string" ? { ...data, email: data.email.trim() } : data;
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { passwordInputMaxLength } from "../limits";
 import { emailRules, passwordRules } from "../rules/passwords";
 import { flag, recordMeta, text } from "../schema";
 import { required, validator } from "../validation";
+import { passwordField, trimEmail } from "./fields";
 import { emailMaxLength } from "./users";
 
 /** A monitor as the API returns it: never a password or its hash. */
@@ -17,15 +17,13 @@ export type Monitor = {
   hasPassword: boolean;
 };
 
-const password = () => z.string({ error: "Must be text" }).max(passwordInputMaxLength).nullish();
-
 export const monitorSchema = z.strictObject({
   ...recordMeta,
   email: text(emailMaxLength),
   firstName: text(),
   lastName: text(),
-  password: password(),
-  password2: password(),
+  password: passwordField(),
+  password2: passwordField(),
   isActive: flag().optional(),
   // Read-only view field.
   hasPassword: z.boolean().nullish(),
@@ -42,7 +40,7 @@ export const validateMonitor = validator<Partial<MonitorInput>>(
 
 /** E-mail trimmed, as for users. */
 export function normalizeMonitor<T extends Partial<MonitorInput>>(data: T): T {
-  return typeof data.email === "string" ? { ...data, email: data.email.trim() } : data;
+  return trimEmail(data);
 }
 
 export const emptyMonitor = (): Partial<MonitorInput> => ({

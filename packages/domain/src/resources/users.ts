@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { passwordInputMaxLength } from "../limits";
 import { emailRules, passwordRules } from "../rules/passwords";
 import { flag, recordMeta, text } from "../schema";
 import { required, validator } from "../validation";
-import { siteIds } from "./fields";
+import { passwordField, siteIds, trimEmail } from "./fields";
 
 /** A user as the API returns it: never a password or its hash. */
 export type User = {
@@ -22,14 +21,12 @@ export type User = {
 
 export const emailMaxLength = 254;
 
-const password = () => z.string({ error: "Must be text" }).max(passwordInputMaxLength).nullish();
-
 export const userSchema = z.strictObject({
   ...recordMeta,
   email: text(emailMaxLength),
   // Sent only when set or changed; password2 is the form's confirmation and is never stored.
-  password: password(),
-  password2: password(),
+  password: passwordField(),
+  password2: passwordField(),
   isActive: flag().optional(),
   isAdmin: flag().optional(),
   profile: z.strictObject({ firstName: text(), lastName: text() }),
@@ -52,7 +49,7 @@ export const validateUser = validator<Partial<UserInput>>(
  * user means "unchanged".
  */
 export function normalizeUser<T extends Partial<UserInput>>(data: T): T {
-  return typeof data.email === "string" ? { ...data, email: data.email.trim() } : data;
+  return trimEmail(data);
 }
 
 export const emptyUser = (): Partial<UserInput> => ({
@@ -66,9 +63,9 @@ export const emptyUser = (): Partial<UserInput> => ({
 });
 
 export const passwordChangeSchema = z.strictObject({
-  currentPassword: password(),
-  password: password(),
-  password2: password(),
+  currentPassword: passwordField(),
+  password: passwordField(),
+  password2: passwordField(),
 });
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
 
