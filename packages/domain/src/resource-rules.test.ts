@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resourceNames } from "./registry";
+import { type ResourceName, resourceNames } from "./registry";
 import { resourceRules } from "./resource-rules";
 
 describe("the resource rules", () => {
@@ -17,4 +17,50 @@ describe("the resource rules", () => {
     expect(sites.normalize({ barcodePrefix: "bud" }).barcodePrefix).toBe("BUD");
     expect(sites.save.normalize({ barcodePrefix: "bud" }).barcodePrefix).toBe("BUD-");
   });
+
+  // A new record's blank form, saved as it is: every required message, in the spec's order.
+  const blankFormMessages: Partial<Record<ResourceName, Record<string, string>>> = {
+    patients: {
+      "patientDetail.firstName": "First name is required",
+      "patientDetail.lastName": "Last name is required",
+    },
+    "study-patients": { patientId: "Patient is required", studyId: "Study is required" },
+    studies: {
+      projectId: "Project is required",
+      workingName: "Working name is required",
+      variant: "Variant is required",
+      fpfv: "FPFV is required",
+      lpfv: "LPFV is required",
+      lplv: "LPLV is required",
+      projectStatusId: "Status is required",
+    },
+    visits: {
+      studyId: "Study is required",
+      visitTypeId: "Visit type is required",
+      name: "Visit name is required",
+    },
+    partners: { name: "Name is required", code: "Code is required" },
+    users: {
+      "profile.firstName": "First name is required",
+      "profile.lastName": "Last name is required",
+      email: "Email is required",
+      password: "Password is required",
+      password2: "Password confirmation is required",
+    },
+    // The user rules on flat name fields.
+    monitors: {
+      firstName: "First name is required",
+      lastName: "Last name is required",
+      email: "Email is required",
+      password: "Password is required",
+      password2: "Password confirmation is required",
+    },
+  };
+  it.each(Object.entries(blankFormMessages))(
+    "gives the %s blank form its required messages",
+    (name, messages) => {
+      const { validate, empty } = resourceRules[name as ResourceName];
+      expect(Object.entries(validate(empty()))).toEqual(Object.entries(messages));
+    },
+  );
 });

@@ -7,13 +7,6 @@ import {
 } from "./study-patients";
 
 describe("study patients", () => {
-  it("requires patient and study", () => {
-    expect(validateStudyPatient(emptyStudyPatient())).toEqual({
-      patientId: "Patient is required",
-      studyId: "Study is required",
-    });
-  });
-
   it("requires a close reason once closed", () => {
     const closed = { ...emptyStudyPatient(), patientId: 1, studyId: 2, id: 5, active: false };
     expect(validateStudyPatient(closed)).toEqual({ closeReason: "Close reason is required" });
