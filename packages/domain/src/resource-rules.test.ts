@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ResourceName, resourceNames } from "./registry";
-import { resourceRules } from "./resource-rules";
+import { type ResourceRules, resourceRules } from "./resource-rules";
 
 describe("the resource rules", () => {
   it("holds each resource's rules: the form's, and the server's where it checks or stores more", () => {
@@ -59,7 +59,7 @@ describe("the resource rules", () => {
   it.each(Object.entries(blankFormMessages))(
     "gives the %s blank form its required messages",
     (name, messages) => {
-      const { validate, empty } = resourceRules[name as ResourceName];
+      const { validate, empty }: ResourceRules = resourceRules[name as ResourceName];
       expect(Object.entries(validate(empty()))).toEqual(Object.entries(messages));
     },
   );
