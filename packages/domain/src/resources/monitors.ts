@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { emailRules, passwordRules } from "../rules/passwords";
+import { accountRules } from "../rules/passwords";
 import { flag, recordMeta, text } from "../schema";
-import { required, validator } from "../validation";
+import { validator } from "../validation";
 import { passwordField, trimEmail } from "./fields";
 import { emailMaxLength } from "./users";
 
@@ -32,10 +32,7 @@ export type MonitorInput = z.infer<typeof monitorSchema>;
 
 /** The same rules as users for names, e-mail and password (spec §5). */
 export const validateMonitor = validator<Partial<MonitorInput>>(
-  required("firstName", "First name is required"),
-  required("lastName", "Last name is required"),
-  ...emailRules<Partial<MonitorInput>>(),
-  ...passwordRules<Partial<MonitorInput>>(),
+  ...accountRules<Partial<MonitorInput>>("firstName", "lastName"),
 );
 
 /** E-mail trimmed, as for users. */

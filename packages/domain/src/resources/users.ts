@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { emailRules, passwordRules } from "../rules/passwords";
+import { accountRules } from "../rules/passwords";
 import { flag, recordMeta, text } from "../schema";
-import { required, validator } from "../validation";
+import { validator } from "../validation";
 import { passwordField, siteIds, trimEmail } from "./fields";
 
 /** A user as the API returns it: never a password or its hash. */
@@ -38,10 +38,7 @@ export const userSchema = z.strictObject({
 export type UserInput = z.infer<typeof userSchema>;
 
 export const validateUser = validator<Partial<UserInput>>(
-  required("profile.firstName", "First name is required"),
-  required("profile.lastName", "Last name is required"),
-  ...emailRules<Partial<UserInput>>(),
-  ...passwordRules<Partial<UserInput>>(),
+  ...accountRules<Partial<UserInput>>("profile.firstName", "profile.lastName"),
 );
 
 /**

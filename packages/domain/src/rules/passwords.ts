@@ -91,6 +91,22 @@ export function emailRules<T>(field = "email"): Rule<T>[] {
   ];
 }
 
+/**
+ * An account's rules (users, monitors; spec §5): first and last name, at their paths in the record,
+ * then the e-mail and password rules.
+ */
+export function accountRules<T extends PasswordFields & { id?: unknown }>(
+  firstName: string,
+  lastName: string,
+): Rule<T>[] {
+  return [
+    required(firstName, "First name is required"),
+    required(lastName, "Last name is required"),
+    ...emailRules<T>(),
+    ...passwordRules<T>(),
+  ];
+}
+
 /** The user menu's Change password: the current password, then the new one twice. */
 export type PasswordChange = { currentPassword: string; password: string; password2: string };
 
