@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { passwordInputMaxLength } from "../limits";
+import { passwordInputMaxLength, toCode } from "../limits";
 import { isValidIsoDate } from "../rules/dates";
 import { isoDate } from "../schema";
 
@@ -61,4 +61,9 @@ export function blankToNull(value: string | null | undefined): string | null {
 /** The e-mail trimmed; its case is kept, uniqueness ignores case (users, monitors). */
 export function trimEmail<T extends { email?: string | null }>(data: T): T {
   return typeof data.email === "string" ? { ...data, email: data.email.trim() } : data;
+}
+
+/** The code forced upper case and cut to maxLength (spec §5): partners, therapy categories and areas. */
+export function withCode<T extends { code?: string | null }>(data: T, maxLength: number): T {
+  return typeof data.code === "string" ? { ...data, code: toCode(data.code, maxLength) } : data;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { toCode } from "../limits";
 import { flag, recordMeta, text } from "../schema";
 import { minLength, required, validator } from "../validation";
+import { withCode } from "./fields";
 
 export type Partner = {
   id: number;
@@ -43,7 +43,7 @@ export const validatePartnerForSave = validator<Partial<PartnerInput>>(
 
 /** Code is forced upper case and cut to 3 characters (spec §5). */
 export function normalizePartner<T extends Partial<PartnerInput>>(data: T): T {
-  return typeof data.code === "string" ? { ...data, code: toCode(data.code, partnerCodeMaxLength) } : data;
+  return withCode(data, partnerCodeMaxLength);
 }
 
 export const emptyPartner = (): Partial<PartnerInput> => ({ name: "", code: "", cro: false, sponsor: false });

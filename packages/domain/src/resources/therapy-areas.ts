@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { toCode } from "../limits";
 import { idRef, recordMeta, text } from "../schema";
 import { required, validator } from "../validation";
+import { withCode } from "./fields";
 
 export type TherapyArea = {
   id: number;
@@ -33,9 +33,7 @@ export const validateTherapyArea = validator<Partial<TherapyAreaInput>>(
 
 /** Code is upper-cased and cut to 3 characters (spec §5). */
 export function normalizeTherapyArea<T extends Partial<TherapyAreaInput>>(data: T): T {
-  return typeof data.code === "string"
-    ? { ...data, code: toCode(data.code, therapyAreaCodeMaxLength) }
-    : data;
+  return withCode(data, therapyAreaCodeMaxLength);
 }
 
 export const emptyTherapyArea = (): Partial<TherapyAreaInput> => ({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { toCode } from "../limits";
 import { recordMeta, text } from "../schema";
 import { maxLength, minLength, required, validator } from "../validation";
+import { withCode } from "./fields";
 
 export type TherapyCategory = { id: number; uuid: string; version: number; name: string; code: string };
 
@@ -26,9 +26,7 @@ export const validateTherapyCategory = validator<Partial<TherapyCategoryInput>>(
 
 /** Code is forced upper case and cut to 3 characters (spec §5). */
 export function normalizeTherapyCategory<T extends Partial<TherapyCategoryInput>>(data: T): T {
-  return typeof data.code === "string"
-    ? { ...data, code: toCode(data.code, therapyCategoryCodeMaxLength) }
-    : data;
+  return withCode(data, therapyCategoryCodeMaxLength);
 }
 
 export const emptyTherapyCategory = (): Partial<TherapyCategoryInput> => ({ name: "", code: "" });
