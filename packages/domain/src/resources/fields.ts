@@ -50,8 +50,28 @@ export const countryCode = () =>
 /** A typed password (users, monitors): sent only when set or changed, never returned. */
 export const passwordField = () => z.string({ error: "Must be text" }).max(passwordInputMaxLength).nullish();
 
+const viewText = () => z.string().nullish();
+
+/**
+ * Read-only texts the server adds to a record's view (names of what it links to and the like):
+ * accepted unchecked, so a loaded record can be sent back whole.
+ */
+export function viewTexts<const K extends string>(...names: K[]) {
+  return Object.fromEntries(names.map((name) => [name, viewText()])) as Record<
+    K,
+    ReturnType<typeof viewText>
+  >;
+}
+
 /** Ids of the record's sites (projects, users). */
 export const siteIds = () => z.array(z.number().int().positive()).max(1000);
+
+/** The form with these fields null where an input was emptied (""): an emptied date or time is none. */
+export function emptiedToNull<T, K extends keyof T>(data: T, fields: readonly K[]): T {
+  const next = { ...data };
+  for (const field of fields) if (next[field] === "") next[field] = null as T[K];
+  return next;
+}
 
 /** Empty text is stored as nothing, so "" and null mean the same. */
 export function blankToNull(value: string | null | undefined): string | null {

@@ -10,7 +10,7 @@ import {
 import type { VisitState } from "../rules/visit-windows";
 import { recordMeta, text } from "../schema";
 import { validator } from "../validation";
-import { dateField, requiredRef, timeField } from "./fields";
+import { dateField, emptiedToNull, requiredRef, timeField, viewTexts } from "./fields";
 
 export type PatientVisit = {
   id: number;
@@ -42,10 +42,7 @@ export const patientVisitSchema = z.strictObject({
   visitResult: z.enum(visitResultValues).nullish(),
   notes: text(notesMaxLength).nullish(),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
-  patientName: z.string().nullish(),
-  studyName: z.string().nullish(),
-  visitName: z.string().nullish(),
-  screenNumber: z.string().nullish(),
+  ...viewTexts("patientName", "studyName", "visitName", "screenNumber"),
 });
 export type PatientVisitInput = z.infer<typeof patientVisitSchema>;
 type PatientVisitForm = Partial<PatientVisitInput>;
@@ -59,10 +56,8 @@ export const showsVisitResult = (status: string | null | undefined): boolean =>
 
 /** A result is kept only for a COMPLETED visit; emptied date and time are none. */
 export function normalizePatientVisit<T extends PatientVisitForm>(data: T): T {
-  const next = { ...data };
+  const next = emptiedToNull(data, ["visitDate", "visitTime"]);
   if (!showsVisitResult(next.visitStatus) && next.visitResult) next.visitResult = null;
-  if (next.visitDate === "") next.visitDate = null;
-  if (next.visitTime === "") next.visitTime = null;
   return next;
 }
 

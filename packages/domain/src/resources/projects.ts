@@ -4,7 +4,7 @@ import { projectInternalCode } from "../rules/automatic-values";
 import { financeNumber } from "../rules/numbers";
 import { flag, idRef, recordMeta, text } from "../schema";
 import { check, type FieldErrors, required, validator, valueAt } from "../validation";
-import { count, oneOf, siteIds } from "./fields";
+import { count, oneOf, siteIds, viewTexts } from "./fields";
 
 export type ProjectDetails = {
   longName: string | null;
@@ -86,9 +86,7 @@ export const projectSchema = z.strictObject({
     hospitalisation: flag().optional(),
   }),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
-  therapyAreaName: z.string().nullish(),
-  croName: z.string().nullish(),
-  sponsorName: z.string().nullish(),
+  ...viewTexts("therapyAreaName", "croName", "sponsorName"),
 });
 export type ProjectInput = z.infer<typeof projectSchema>;
 type ProjectForm = Partial<ProjectInput>;

@@ -3,7 +3,7 @@ import { projectStatusIds, type StudyVariant, studyVariants } from "../constants
 import { isValidIsoDate } from "../rules/dates";
 import { idRef, recordMeta, text } from "../schema";
 import { check, required, validator } from "../validation";
-import { blankToNull, dateField, oneOf } from "./fields";
+import { blankToNull, dateField, oneOf, viewTexts } from "./fields";
 
 export type Study = {
   id: number;
@@ -36,9 +36,7 @@ export const studySchema = z.strictObject({
   variantDescription: text(variantDescriptionMaxLength).nullish(),
   projectStatusId: oneOf(projectStatusIds).nullish(),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
-  projectWorkingName: z.string().nullish(),
-  projectInternalCode: z.string().nullish(),
-  protocolNr: z.string().nullish(),
+  ...viewTexts("projectWorkingName", "projectInternalCode", "protocolNr"),
 });
 export type StudyInput = z.infer<typeof studySchema>;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type CloseReason, closeReasonValues, notesMaxLength } from "../constants";
 import { flag, idRef, recordMeta, text } from "../schema";
 import { required, validator, when } from "../validation";
-import { dateField } from "./fields";
+import { dateField, emptiedToNull, viewTexts } from "./fields";
 
 /** The assignment of a patient to a study: active, or closed with a reason. */
 export type StudyPatient = {
@@ -47,14 +47,16 @@ export const studyPatientSchema = z.strictObject({
   // Read-only fields the server sets or adds; accepted so a loaded record can be sent back whole.
   startedBy: z.number().int().nullish(),
   closedBy: z.number().int().nullish(),
-  barcode: z.string().nullish(),
-  firstName: z.string().nullish(),
-  lastName: z.string().nullish(),
-  projectInternalCode: z.string().nullish(),
-  studyWorkingName: z.string().nullish(),
-  studyUuid: z.string().nullish(),
-  startedByName: z.string().nullish(),
-  closedByName: z.string().nullish(),
+  ...viewTexts(
+    "barcode",
+    "firstName",
+    "lastName",
+    "projectInternalCode",
+    "studyWorkingName",
+    "studyUuid",
+    "startedByName",
+    "closedByName",
+  ),
 });
 export type StudyPatientInput = z.infer<typeof studyPatientSchema>;
 type StudyPatientForm = Partial<StudyPatientInput>;
@@ -73,13 +75,11 @@ export const validateStudyPatient = validator<StudyPatientForm>(
 
 /** An active assignment has no close reason or close date; an emptied date is no date. */
 export function normalizeStudyPatient<T extends StudyPatientForm>(data: T): T {
-  const next = { ...data };
+  const next = emptiedToNull(data, ["startDate", "closeDate"]);
   if (!isClosed(next)) {
     if (next.closeReason) next.closeReason = null;
     if (next.closeDate) next.closeDate = null;
   }
-  if (next.startDate === "") next.startDate = null;
-  if (next.closeDate === "") next.closeDate = null;
   return next;
 }
 

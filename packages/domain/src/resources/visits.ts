@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type VisitTypeId, visitTypeIds } from "../constants";
 import { idRef, recordMeta, text } from "../schema";
 import { required, validator } from "../validation";
-import { oneOf } from "./fields";
+import { oneOf, viewTexts } from "./fields";
 
 /** A visit definition of a study. */
 export type Visit = {
@@ -28,10 +28,7 @@ export const visitSchema = z.strictObject({
   visitTypeId: oneOf(visitTypeIds).nullish(),
   mandatory: oneOf([0, 1]).optional(),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
-  visitName: z.string().nullish(),
-  visitType: z.string().nullish(),
-  studyName: z.string().nullish(),
-  protocolNr: z.string().nullish(),
+  ...viewTexts("visitName", "visitType", "studyName", "protocolNr"),
 });
 export type VisitInput = z.infer<typeof visitSchema>;
 
