@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { chromiumLaunchOptions } from "./chromium";
 
 /**
  * The end-to-end suite drives the built app in Debian's Chromium against fresh embedded databases:
@@ -44,18 +45,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${mainPort}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   webServer: [server(mainPort), server(shortPort, { INACTIVITY_TIMEOUT_SECONDS: "5" })],
 });

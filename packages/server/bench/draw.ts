@@ -1,4 +1,5 @@
 import { chromium } from "@playwright/test";
+import { chromiumLaunchOptions } from "../../../e2e/chromium";
 import { demoAdmin } from "../src/seed/factories";
 
 /**
@@ -13,23 +14,13 @@ export type DrawFigures = {
   longFrames: number;
 };
 
-const launchArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
 /**
  * Opens the visit summary of `studyUuid` as the demo administrator with `siteCode` active: the time
  * from navigation to the grid's first patient row, then 3 s of scrolling down and right through the
  * grid, one step per animation frame, with the frame intervals (smooth: under 1/30 s).
  */
 export async function drawSummary(base: string, studyUuid: string, siteCode: string): Promise<DrawFigures> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: launchArgs });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const signIn = await page.request.post(`${base}/api/auth`, {
