@@ -6,7 +6,16 @@ import { sessionExpiredState } from "../app/countdown";
 import { Form as TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
 import { Form as TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
 import { type FormDescription, FormScreen } from "./FormScreen";
-import { type Call, defaultUser, type Reply, renderRoutes, signedInAs, stubApi } from "./test-utils";
+import {
+  type Call,
+  defaultUser,
+  fieldRefusal,
+  type Reply,
+  renderRoutes,
+  saveWhenReady,
+  signedInAs,
+  stubApi,
+} from "./test-utils";
 
 const uuid = "thc-8f14e45f-ceea-467f-a8f0-1b2a3c4d5e6f";
 const stored = { id: 5, uuid, version: 1, name: "Oncology", code: "ONC" };
@@ -36,11 +45,13 @@ function stubServer(onSave?: (call: Call) => Reply | undefined) {
   });
 }
 
+/** The server's answer to a create: the record as sent, with its new id. */
+const created = (id: number) => (call: Call) => ({
+  status: 201,
+  data: { ...(call.body as object), id, version: 1 },
+});
+
 const saveButton = () => screen.getByRole("button", { name: "Save" });
-const saveWhenReady = async (user: ReturnType<typeof userEvent.setup>) => {
-  await waitFor(() => expect(saveButton()).toBeEnabled());
-  await user.click(saveButton());
-};
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -63,10 +74,7 @@ describe("FormScreen", () => {
   });
 
   it("creates with a prefixed client uuid, toasts, and moves to the edit route of the saved record", async () => {
-    const calls = stubServer((call) => ({
-      status: 201,
-      data: { ...(call.body as object), id: 9, version: 1 },
-    }));
+    const calls = stubServer(created(9));
     const user = userEvent.setup();
     const { router } = renderRoutes(routes, ["/therapy-categories/create"]);
     await user.type(screen.getByLabelText("Name"), "Neurology");
@@ -116,11 +124,7 @@ describe("FormScreen", () => {
   });
 
   it("places a server field error on its field and toasts Invalid field data", async () => {
-    stubServer(() => ({
-      status: 400,
-      errorMessage: "Invalid field data",
-      fieldErrors: [{ field: "code", message: "Code must be unique" }],
-    }));
+    stubServer(() => fieldRefusal("code", "Code must be unique"));
     const user = userEvent.setup();
     renderRoutes(routes, ["/therapy-categories/create"]);
     await user.type(screen.getByLabelText("Name"), "Oncology");
@@ -246,10 +250,7 @@ describe("FormScreen", () => {
   });
 
   it("a therapy area takes its category from the select fed by the therapy categories", async () => {
-    const calls = stubServer((call) => ({
-      status: 201,
-      data: { ...(call.body as object), id: 1, version: 1 },
-    }));
+    const calls = stubServer(created(1));
     const user = userEvent.setup();
     const { router } = renderRoutes(routes, ["/therapy-areas/create"]);
     await user.type(screen.getByLabelText("Name"), "Lung cancer");

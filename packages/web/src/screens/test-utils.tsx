@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
+import type userEvent from "@testing-library/user-event";
 import type { FieldError, SignedInUser } from "@trialdesk/domain";
 import { createMemoryRouter, type InitialEntry, type RouteObject, RouterProvider } from "react-router";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { SessionProvider } from "../app/session";
 import { useToasts } from "../app/toast";
 
@@ -136,6 +137,22 @@ export function stubApi(handler: (call: Call) => Reply | undefined) {
     );
   });
   return calls;
+}
+
+/** The server's refusal of a save with one field's message (HTTP 400, "Invalid field data"). */
+export function fieldRefusal(field: string, message: string): Reply {
+  return { status: 400, errorMessage: "Invalid field data", fieldErrors: [{ field, message }] };
+}
+
+/** Clicks Save once the form lets it be clicked (the form loads and checks first); returns the button. */
+export async function saveWhenReady(user: ReturnType<typeof userEvent.setup>) {
+  const save = await waitFor(() => {
+    const button = screen.getByRole("button", { name: "Save" });
+    expect(button).toBeEnabled();
+    return button;
+  });
+  await user.click(save);
+  return save;
 }
 
 /** Answers the session start-up calls: signed in as `user`, or signed out when null. */

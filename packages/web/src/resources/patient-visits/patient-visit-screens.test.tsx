@@ -10,7 +10,14 @@ import {
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { FormScreen } from "../../screens/FormScreen";
-import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
+import {
+  type Call,
+  defaultUser,
+  fieldRefusal,
+  renderRoutes,
+  saveWhenReady,
+  stubApi,
+} from "../../screens/test-utils";
 import { useFormState } from "../../screens/useFormState";
 import { Form, formOf, PatientVisitFields, type PatientVisitForm, typedTime } from "./patient-visit-screens";
 
@@ -150,6 +157,12 @@ async function choose(u: ReturnType<typeof userEvent.setup>, field: string, opti
   await u.click(await screen.findByRole("option", { name: option }));
 }
 
+/** Anna (BUD-000001) and her study TD-2025-001_NORMAL, the study with the recorded Screening. */
+async function chooseAnnasStudy(u: ReturnType<typeof userEvent.setup>) {
+  await choose(u, "Patient", /^Kovács Anna/);
+  await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+}
+
 afterEach(() => vi.unstubAllGlobals());
 
 // Many clicks through three dependent selects: room for a busy machine.
@@ -218,8 +231,7 @@ describe("the patient visit editor", () => {
     async () => {
       renderFields();
       const u = userEvent.setup();
-      await choose(u, "Patient", /^Kovács Anna/);
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      await chooseAnnasStudy(u);
       await choose(u, "Visit", /^Screening/);
       expect(formData()).toMatchObject(recordedScreening);
       expect(screen.getByLabelText("Visit time")).toHaveValue("09:30");
@@ -265,11 +277,7 @@ describe("the patient visit editor", () => {
     async () => {
       const calls = stubApi((call) =>
         call.method === "PUT"
-          ? {
-              status: 400,
-              errorMessage: "Invalid field data",
-              fieldErrors: [{ field: "studyId", message: "The patient is not assigned to this study" }],
-            }
+          ? fieldRefusal("studyId", "The patient is not assigned to this study")
           : server(call),
       );
       const u = userEvent.setup();
@@ -281,12 +289,9 @@ describe("the patient visit editor", () => {
         ["/patient-visits/create"],
       );
       expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-      await choose(u, "Patient", /^Kovács Anna/);
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      await chooseAnnasStudy(u);
       await choose(u, "Visit", /^Screening/);
-      const save = screen.getByRole("button", { name: "Save" });
-      await waitFor(() => expect(save).toBeEnabled());
-      await u.click(save);
+      await saveWhenReady(u);
       const bar = await screen.findByText("Invalid field data: The patient is not assigned to this study");
       expect(bar).toHaveAttribute("role", "alert");
       const put = calls.find((c) => c.method === "PUT");
@@ -301,8 +306,7 @@ describe("the patient visit editor", () => {
     async () => {
       renderFields();
       const u = userEvent.setup();
-      await choose(u, "Patient", /^Kovács Anna/);
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      await chooseAnnasStudy(u);
       expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
       await choose(u, "Visit", /^Week 2/);
       expect(
@@ -364,9 +368,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () =
       );
       expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
       await choose(u, "Visit status", "Completed");
-      const save = screen.getByRole("button", { name: "Save" });
-      await waitFor(() => expect(save).toBeEnabled());
-      await u.click(save);
+      await saveWhenReady(u);
       expect(await screen.findByRole("heading", { name: "Worklist page" })).toBeInTheDocument();
       expect(router.state.location.pathname + router.state.location.search).toBe("/worklist?state=overdue");
       const post = calls.find((c) => c.method === "POST");
@@ -382,8 +384,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () =
       const u = userEvent.setup();
       renderRoutes(routes, ["/patient-visits/create"]);
       expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-      await choose(u, "Patient", /^Kovács Anna/);
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+      await chooseAnnasStudy(u);
       // The patient already has Screening: Save will update it.
       await choose(u, "Visit", /^Screening/);
       expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
@@ -409,9 +410,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () =
       expect(
         screen.getByText("Saving records a new visit; the visit opened here stays as it was."),
       ).toHaveAttribute("role", "status");
-      const save = screen.getByRole("button", { name: "Save" });
-      await waitFor(() => expect(save).toBeEnabled());
-      await u.click(save);
+      await saveWhenReady(u);
       await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
       expect(calls.some((c) => c.method === "PUT")).toBe(false);
     },

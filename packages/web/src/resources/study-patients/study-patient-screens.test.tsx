@@ -3,7 +3,15 @@ import userEvent from "@testing-library/user-event";
 import type { SiteOption, StudyPatient } from "@trialdesk/domain";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
-import { type Call, defaultUser, type Reply, renderRoutes, stubApi } from "../../screens/test-utils";
+import {
+  type Call,
+  defaultUser,
+  fieldRefusal,
+  type Reply,
+  renderRoutes,
+  saveWhenReady,
+  stubApi,
+} from "../../screens/test-utils";
 import { Form, List } from "./study-patient-screens";
 
 const site: SiteOption = {
@@ -59,6 +67,17 @@ function api(extra: (call: Call) => Reply | undefined = () => undefined) {
   });
 }
 
+/** On the create form: picks the patient by its option's name and the study, then saves. */
+async function assignAndSave(user: ReturnType<typeof userEvent.setup>, patientOption: string) {
+  const patient = await screen.findByLabelText("Patient");
+  await waitFor(() => expect(patient).toHaveTextContent("Type to select a patient ..."));
+  await user.click(patient);
+  await user.click(await screen.findByRole("option", { name: patientOption }));
+  await user.click(screen.getByLabelText("Study"));
+  await user.click(await screen.findByRole("option", { name: "ACRMDPHFL001 — TD-2025-001_NORMAL" }));
+  return saveWhenReady(user);
+}
+
 const routes = [
   { path: "/study-patients", element: <List /> },
   { path: "/study-patients/create", element: <Form /> },
@@ -97,9 +116,7 @@ describe("study-patient screens", () => {
     await user.click(screen.getByRole("switch", { name: "Close" }));
     expect(screen.getByRole("switch", { name: "Close" })).toBeChecked();
     const reason = screen.getByLabelText("Close reason");
-    const save = screen.getByRole("button", { name: "Save" });
-    await waitFor(() => expect(save).toBeEnabled());
-    await user.click(save);
+    const save = await saveWhenReady(user);
     expect(await screen.findByText("Close reason is required")).toBeInTheDocument();
     expect(calls.filter((c) => c.method === "PUT")).toEqual([]);
     await user.click(reason);
@@ -123,25 +140,13 @@ describe("study-patient screens", () => {
     const user = userEvent.setup();
     const calls = api((call) =>
       call.method === "POST"
-        ? {
-            status: 400,
-            errorMessage: "Invalid field data",
-            fieldErrors: [{ field: "studyId", message: "The patient is already assigned to this study" }],
-          }
+        ? fieldRefusal("studyId", "The patient is already assigned to this study")
         : undefined,
     );
     renderRoutes(routes, ["/study-patients/create"]);
     expect(await screen.findByRole("heading", { name: "Assign patient to study" })).toBeInTheDocument();
     expect(screen.queryByRole("switch", { name: "Close" })).not.toBeInTheDocument();
-    const patient = screen.getByLabelText("Patient");
-    await waitFor(() => expect(patient).toHaveTextContent("Type to select a patient ..."));
-    await user.click(patient);
-    await user.click(await screen.findByRole("option", { name: "Kiss Ilona (BUD-000007)" }));
-    await user.click(screen.getByLabelText("Study"));
-    await user.click(await screen.findByRole("option", { name: "ACRMDPHFL001 — TD-2025-001_NORMAL" }));
-    const save = screen.getByRole("button", { name: "Save" });
-    await waitFor(() => expect(save).toBeEnabled());
-    await user.click(save);
+    await assignAndSave(user, "Kiss Ilona (BUD-000007)");
     const bar = await screen.findByRole("alert");
     expect(bar).toHaveTextContent("The patient is already assigned to this study");
     const post = calls.find((c) => c.method === "POST") as Call;
@@ -162,15 +167,7 @@ describe("study-patient screens", () => {
       return undefined;
     });
     renderRoutes(routes, ["/study-patients/create"]);
-    const patient = await screen.findByLabelText("Patient");
-    await waitFor(() => expect(patient).toHaveTextContent("Type to select a patient ..."));
-    await user.click(patient);
-    await user.click(await screen.findByRole("option", { name: "Kiss Ilona (BUD-000007) — Inactive" }));
-    await user.click(screen.getByLabelText("Study"));
-    await user.click(await screen.findByRole("option", { name: "ACRMDPHFL001 — TD-2025-001_NORMAL" }));
-    const save = screen.getByRole("button", { name: "Save" });
-    await waitFor(() => expect(save).toBeEnabled());
-    await user.click(save);
+    const save = await assignAndSave(user, "Kiss Ilona (BUD-000007) — Inactive");
     const question = await screen.findByRole("dialog", { name: "Inactive patient" });
     expect(question).toHaveTextContent("Kiss Ilona (BUD-000007) is inactive.");
     await user.click(within(question).getByRole("button", { name: "No" }));

@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Call, renderRoutes, stubApi } from "../../screens/test-utils";
+import { type Call, renderRoutes, saveWhenReady, stubApi } from "../../screens/test-utils";
 import { Editor, List } from "./studyplan-screens";
 
 const studyUuid = "std-1";
@@ -130,9 +130,7 @@ describe("studyplans (issue 15, bugs 6 and 9)", () => {
     server({ field: "studyId", message: "The study already has a studyplan" });
     open();
     await u.click(await screen.findByRole("radio", { name: "From the previous visit" }));
-    const save = screen.getByRole("button", { name: "Save" });
-    await waitFor(() => expect(save).toBeEnabled());
-    await u.click(save);
+    await saveWhenReady(u);
     const bar = await screen.findByRole("alert");
     expect(bar).toHaveTextContent("Invalid field data: The study already has a studyplan");
   });
@@ -155,9 +153,7 @@ describe("studyplans (issue 15, bugs 6 and 9)", () => {
     });
     open();
     await u.click(await screen.findByRole("radio", { name: "From the previous visit" }));
-    const save = screen.getByRole("button", { name: "Save" });
-    await waitFor(() => expect(save).toBeEnabled());
-    await u.click(save);
+    await saveWhenReady(u);
     expect(await screen.findByText("Someone else changed this record since you opened it.")).toBeVisible();
     await u.click(screen.getByRole("button", { name: "Reload" }));
     await waitFor(() =>
