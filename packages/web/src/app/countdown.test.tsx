@@ -48,6 +48,15 @@ function startWithTimeout(seconds: number, path = "/", extra: Parameters<typeof 
 }
 const tick = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
+/** A 5-second session left alone for 4 seconds: the timer shows its last second. */
+async function oneSecondLeft() {
+  const { router } = startWithTimeout(5);
+  const timer = await screen.findByRole("timer");
+  await tick(4000);
+  expect(timer).toHaveTextContent("00:01");
+  return { router, timer };
+}
+
 describe("inactivity countdown (spec §4)", () => {
   it("ticks every second and navigates to /logout at zero", async () => {
     const { router } = startWithTimeout(3);
@@ -117,10 +126,7 @@ describe("inactivity countdown (spec §4)", () => {
   });
 
   it("starts again on typing and pointing, so a long form is not thrown out", async () => {
-    const { router } = startWithTimeout(5);
-    const timer = await screen.findByRole("timer");
-    await tick(4000);
-    expect(timer).toHaveTextContent("00:01");
+    const { router, timer } = await oneSecondLeft();
     fireEvent.keyDown(document.body, { key: "a" });
     expect(timer).toHaveTextContent("00:05");
     await tick(4000);
@@ -132,10 +138,7 @@ describe("inactivity countdown (spec §4)", () => {
   });
 
   it("starts again when the user is active in another tab of the app", async () => {
-    const { router } = startWithTimeout(5);
-    const timer = await screen.findByRole("timer");
-    await tick(4000);
-    expect(timer).toHaveTextContent("00:01");
+    const { router, timer } = await oneSecondLeft();
     const otherTab = new BroadcastChannel(activityChannelName);
     otherTab.postMessage("activity");
     await vi.waitFor(() => expect(timer).toHaveTextContent("00:05"));

@@ -44,12 +44,15 @@ const plan = {
   schedule: [],
 };
 
-function serve(record: { uuid: string }, path: string, items: HistoryEvent[]) {
-  return (call: Call) => {
-    if (call.path === `/api/${path}/${record.uuid}`) return { data: record };
-    if (call.path === "/api/audit") return { data: { items } };
-    if (call.path === "/api/sites") return { data: { items: [], total: 0 } };
-  };
+/** Signed in as the administrator, the server answers the record at /api/{path}/{uuid} and its one history event. */
+function serve(record: { uuid: string }, path: string, historyEvent: HistoryEvent) {
+  stubApi(
+    signedInAs(defaultUser, (call: Call) => {
+      if (call.path === `/api/${path}/${record.uuid}`) return { data: record };
+      if (call.path === "/api/audit") return { data: { items: [historyEvent] } };
+      if (call.path === "/api/sites") return { data: { items: [], total: 0 } };
+    }),
+  );
 }
 
 const historyLines = async () => {
@@ -65,28 +68,25 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("History", () => {
   it("labels a study-patient's changes as its detail does: study by name, words for codes, the reason", async () => {
-    stubApi(
-      signedInAs(
-        defaultUser,
-        serve(assignment, "study-patients", [
-          event(
-            [
-              // The server names referenced records; the web shows those names.
-              {
-                field: "studyId",
-                old: 1,
-                new: 2,
-                oldText: "TD-2025-001_NORMAL",
-                newText: "TD-2025-001_SUB-STUDY",
-              },
-              { field: "active", old: true, new: false },
-              { field: "closeReason", old: null, new: "EOS" },
-              { field: "closeDate", old: null, new: "2026-03-01" },
-              { field: "closedBy", old: null, new: 1, oldText: null, newText: "Ada Admin" },
-            ],
-            "Wrong study picked",
-          ),
-        ]),
+    serve(
+      assignment,
+      "study-patients",
+      event(
+        [
+          // The server names referenced records; the web shows those names.
+          {
+            field: "studyId",
+            old: 1,
+            new: 2,
+            oldText: "TD-2025-001_NORMAL",
+            newText: "TD-2025-001_SUB-STUDY",
+          },
+          { field: "active", old: true, new: false },
+          { field: "closeReason", old: null, new: "EOS" },
+          { field: "closeDate", old: null, new: "2026-03-01" },
+          { field: "closedBy", old: null, new: 1, oldText: null, newText: "Ada Admin" },
+        ],
+        "Wrong study picked",
       ),
     );
     renderRoutes(
@@ -114,23 +114,20 @@ describe("History", () => {
       settings: {},
       siteIds: [],
     };
-    stubApi(
-      signedInAs(
-        defaultUser,
-        serve(project, "projects", [
-          event([
-            {
-              field: "details.croId",
-              old: 1,
-              new: 2,
-              oldText: "Acme Clinical Research",
-              newText: "Nordic Trials",
-            },
-            { field: "details.phase", old: 2, new: 3 },
-            { field: "settings.rescreen", old: false, new: true },
-          ]),
-        ]),
-      ),
+    serve(
+      project,
+      "projects",
+      event([
+        {
+          field: "details.croId",
+          old: 1,
+          new: 2,
+          oldText: "Acme Clinical Research",
+          newText: "Nordic Trials",
+        },
+        { field: "details.phase", old: 2, new: 3 },
+        { field: "settings.rescreen", old: false, new: true },
+      ]),
     );
     renderRoutes([{ path: "/projects/:itemId", element: <ProjectDetail /> }], ["/projects/prj-1"]);
     const lines = await historyLines();
@@ -146,16 +143,13 @@ describe("History", () => {
       "V4 Week 8 added: day 56, window −3/+3",
       "V5 Follow up removed (day 90, window −7/+7)",
     ];
-    stubApi(
-      signedInAs(
-        defaultUser,
-        serve(plan, "studyplans", [
-          event([
-            { field: "calculationMode", old: "previous", new: "default" },
-            { field: "schedule", old: [], new: [], lines: rows },
-          ]),
-        ]),
-      ),
+    serve(
+      plan,
+      "studyplans",
+      event([
+        { field: "calculationMode", old: "previous", new: "default" },
+        { field: "schedule", old: [], new: [], lines: rows },
+      ]),
     );
     renderRoutes(
       [{ path: "/studyplans/:studyplanUuid", element: <StudyplanDetail /> }],
@@ -176,16 +170,13 @@ describe("History", () => {
       visitTypeId: 60,
       visitType: "Control",
     };
-    stubApi(
-      signedInAs(
-        defaultUser,
-        serve(visit, "visits", [
-          event([
-            { field: "visitTypeId", old: 20, new: 60 },
-            { field: "visitType", old: "Screening", new: "Control" },
-          ]),
-        ]),
-      ),
+    serve(
+      visit,
+      "visits",
+      event([
+        { field: "visitTypeId", old: 20, new: 60 },
+        { field: "visitType", old: "Screening", new: "Control" },
+      ]),
     );
     renderRoutes([{ path: "/visits/:itemId", element: <VisitDetail /> }], ["/visits/visit-5"]);
     // One line: the type's name is no change of its own.

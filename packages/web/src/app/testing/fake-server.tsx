@@ -3,7 +3,7 @@ import { render } from "@testing-library/react";
 import type { AppConfig, MenuItem, SignedInUser, SiteOption, WorklistState } from "@trialdesk/domain";
 import { type ReactNode, StrictMode } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
-import { type Call, envelopeResponse, stubFetch } from "../../screens/test-utils";
+import { type Call, defaultUser, envelopeResponse, stubFetch } from "../../screens/test-utils";
 import { createQueryClient } from "../query-client";
 import { buildRoutes } from "../routes";
 import { SessionProvider } from "../session";
@@ -17,14 +17,8 @@ export type Reply = { status?: number; data?: unknown; error?: string } | Promis
 export type Handler = (call: Call) => Reply;
 export type { Call };
 
-export const demoUser: SignedInUser = {
-  id: 1,
-  uuid: "usr-00000000-0000-4000-8000-000000000001",
-  email: "admin@example.com",
-  profile: { firstName: "Ada", lastName: "Admin" },
-  isAdmin: true,
-  siteIds: [1, 2],
-};
+/** The screens' tests' administrator, here with the two demo sites. */
+export const demoUser: SignedInUser = { ...defaultUser, siteIds: [1, 2] };
 
 export const demoConfig: AppConfig = {
   apiBaseUrl: "/api",
