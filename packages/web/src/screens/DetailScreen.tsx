@@ -1,14 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { resourceTitle } from "@trialdesk/domain";
-import { ArrowLeft, Pencil } from "lucide-react";
+import { Pencil } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { api } from "../api/client";
 import { queryKeys } from "../api/queries";
 import { useSession } from "../app/session";
 import { toast } from "../app/toast";
-import { Button } from "../ui/button";
-import { Panel } from "../ui/panel";
+import { Panel, PanelHeader } from "../ui/panel";
 import { Spinner } from "../ui/spinner";
 import { History } from "./History";
 import type { Row } from "./ListScreen";
@@ -68,24 +67,17 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
   return (
     <div className="flex flex-col gap-4">
       <Panel>
-        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
-          <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
-          <div className="flex items-center gap-2">
-            <Button variant="secondary" onClick={goBack}>
-              <ArrowLeft aria-hidden="true" className="size-4" />
-              Back
-            </Button>
-            {canWrite && item && (
-              <Link
-                to={`/${resource}/${item.uuid}/edit`}
-                className="inline-flex items-center gap-1.5 rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-              >
-                <Pencil aria-hidden="true" className="size-4" />
-                Edit
-              </Link>
-            )}
-          </div>
-        </header>
+        <PanelHeader title={title} onBack={goBack}>
+          {canWrite && item && (
+            <Link
+              to={`/${resource}/${item.uuid}/edit`}
+              className="inline-flex items-center gap-1.5 rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+            >
+              <Pencil aria-hidden="true" className="size-4" />
+              Edit
+            </Link>
+          )}
+        </PanelHeader>
         <div className="p-4">
           {record.isPending ? (
             <Spinner label="Loading..." />

@@ -6,7 +6,7 @@ import {
   resourceRules,
   resourceTitle,
 } from "@trialdesk/domain";
-import { ArrowLeft, RotateCcw, Save } from "lucide-react";
+import { RotateCcw, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
@@ -14,7 +14,7 @@ import { queryKeys } from "../api/queries";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
-import { Banner, Panel } from "../ui/panel";
+import { Banner, Panel, PanelHeader } from "../ui/panel";
 import { LoadingOverlay } from "../ui/spinner";
 import { type FieldSpec, FormField, fieldId } from "./FormFields";
 import { useCanWrite, useGoBack } from "./navigation";
@@ -221,25 +221,18 @@ function RecordForm<T extends Data>({
   return (
     <Panel className="relative">
       <form onSubmit={onSubmit} noValidate aria-label={heading}>
-        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
-          <h1 className="text-xl font-semibold text-gray-900">{heading}</h1>
-          <div className="flex items-center gap-2">
-            <Button variant="secondary" onClick={goBack}>
-              <ArrowLeft aria-hidden="true" className="size-4" />
-              Back
+        <PanelHeader title={heading} onBack={goBack}>
+          {form.unsaved && canWrite && (
+            <Button variant="secondary" onClick={form.reset}>
+              <RotateCcw aria-hidden="true" className="size-4" />
+              Reset
             </Button>
-            {form.unsaved && canWrite && (
-              <Button variant="secondary" onClick={form.reset}>
-                <RotateCcw aria-hidden="true" className="size-4" />
-                Reset
-              </Button>
-            )}
-            <Button type="submit" disabled={!ready || saving || !canWrite}>
-              <Save aria-hidden="true" className="size-4" />
-              Save
-            </Button>
-          </div>
-        </header>
+          )}
+          <Button type="submit" disabled={!ready || saving || !canWrite}>
+            <Save aria-hidden="true" className="size-4" />
+            Save
+          </Button>
+        </PanelHeader>
 
         {!canWrite && (
           <Banner role="note" tone="note" className="mx-4 mt-4">

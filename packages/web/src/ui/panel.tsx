@@ -1,9 +1,39 @@
-import type { ComponentProps } from "react";
+import { ArrowLeft } from "lucide-react";
+import type { ComponentProps, ReactNode } from "react";
+import { Button } from "./button";
 
 /** The white card every screen sits in (list, form, detail, history, the studyplan editor). */
 export function Panel({ className = "", ...props }: ComponentProps<"section">) {
   return (
     <section className={`rounded-lg border border-gray-200 bg-white shadow-sm ${className}`} {...props} />
+  );
+}
+
+/** A screen's title bar (form, detail, the studyplan editor): the heading, Back, then the screen's own actions. */
+export function PanelHeader({
+  title,
+  titleId,
+  onBack,
+  children,
+}: {
+  title: ReactNode;
+  titleId?: string;
+  onBack: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
+      <h1 id={titleId} className="text-xl font-semibold text-gray-900">
+        {title}
+      </h1>
+      <div className="flex items-center gap-2">
+        <Button variant="secondary" onClick={onBack}>
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back
+        </Button>
+        {children}
+      </div>
+    </header>
   );
 }
 

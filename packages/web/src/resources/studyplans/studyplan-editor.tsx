@@ -27,7 +27,7 @@ import {
   type StudyplanListRow,
   scheduleFromPlan,
 } from "@trialdesk/domain";
-import { ArrowDown, ArrowLeft, ArrowUp, Minus, Plus, RotateCcw, Save } from "lucide-react";
+import { ArrowDown, ArrowUp, Minus, Plus, RotateCcw, Save } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../../api/client";
@@ -36,7 +36,7 @@ import { toast } from "../../app/toast";
 import { saveErrorText, useEditor } from "../../screens/useEditor";
 import { useFormState } from "../../screens/useFormState";
 import { Button } from "../../ui/button";
-import { Banner, Panel } from "../../ui/panel";
+import { Banner, Panel, PanelHeader } from "../../ui/panel";
 import { LoadingOverlay } from "../../ui/spinner";
 import { CalculationChoice } from "./calculation-choice";
 import { ScheduleRow } from "./schedule-row";
@@ -231,27 +231,18 @@ export function StudyplanEditor({
 
   return (
     <Panel className="relative" aria-labelledby="plan-title">
-      <header className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-4 py-3">
-        <h1 id="plan-title" className="text-xl font-semibold text-gray-900">
-          {title}
-        </h1>
-        <div className="flex items-center gap-2">
-          <Button variant="secondary" onClick={() => navigate("/studyplans")}>
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Back
+      <PanelHeader title={title} titleId="plan-title" onBack={() => navigate("/studyplans")}>
+        {form.unsaved && (
+          <Button variant="secondary" onClick={reset}>
+            <RotateCcw aria-hidden="true" className="size-4" />
+            Reset
           </Button>
-          {form.unsaved && (
-            <Button variant="secondary" onClick={reset}>
-              <RotateCcw aria-hidden="true" className="size-4" />
-              Reset
-            </Button>
-          )}
-          <Button onClick={save} disabled={!ready || saving}>
-            <Save aria-hidden="true" className="size-4" />
-            Save
-          </Button>
-        </div>
-      </header>
+        )}
+        <Button onClick={save} disabled={!ready || saving}>
+          <Save aria-hidden="true" className="size-4" />
+          Save
+        </Button>
+      </PanelHeader>
 
       {conflictBanner}
       {/* Why the last save failed, with the server's field messages (e.g. "The study already has a studyplan"). */}
