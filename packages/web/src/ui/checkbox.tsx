@@ -1,22 +1,11 @@
 import * as RadixCheckbox from "@radix-ui/react-checkbox";
 import { Check } from "lucide-react";
+import { Labelled, type ToggleProps } from "./labelled";
 
 /** A labelled checkbox (Radix): the label is clickable and names the control. */
-export function Checkbox({
-  id,
-  label,
-  checked,
-  onCheckedChange,
-  disabled,
-}: {
-  id: string;
-  label: string;
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
-  disabled?: boolean;
-}) {
+export function Checkbox({ id, label, checked, onCheckedChange, disabled }: ToggleProps) {
   return (
-    <div className="flex items-center gap-2">
+    <Labelled id={id} label={label} labelClassName="text-sm text-gray-800">
       <RadixCheckbox.Root
         id={id}
         checked={checked}
@@ -28,9 +17,6 @@ export function Checkbox({
           <Check aria-hidden="true" className="size-3 text-white" />
         </RadixCheckbox.Indicator>
       </RadixCheckbox.Root>
-      <label htmlFor={id} className="text-sm text-gray-800">
-        {label}
-      </label>
-    </div>
+    </Labelled>
   );
 }

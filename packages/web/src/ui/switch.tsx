@@ -1,4 +1,5 @@
 import * as RadixSwitch from "@radix-ui/react-switch";
+import { Labelled, type ToggleProps } from "./labelled";
 
 /** A labelled on/off switch (Radix): the label is clickable and names the control. */
 export function Switch({
@@ -8,16 +9,9 @@ export function Switch({
   onCheckedChange,
   disabled,
   describedBy,
-}: {
-  id: string;
-  label: string;
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
-  disabled?: boolean;
-  describedBy?: string;
-}) {
+}: ToggleProps & { describedBy?: string }) {
   return (
-    <div className="flex items-center gap-2">
+    <Labelled id={id} label={label} labelClassName="text-sm font-medium text-gray-800">
       <RadixSwitch.Root
         id={id}
         checked={checked}
@@ -28,9 +22,6 @@ export function Switch({
       >
         <RadixSwitch.Thumb className="block size-4 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.125rem]" />
       </RadixSwitch.Root>
-      <label htmlFor={id} className="text-sm font-medium text-gray-800">
-        {label}
-      </label>
-    </div>
+    </Labelled>
   );
 }
