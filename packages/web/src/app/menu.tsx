@@ -1,57 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import type { MenuItem } from "@trialdesk/domain";
-import {
-  BookOpen,
-  Building2,
-  CalendarCheck,
-  CalendarDays,
-  Circle,
-  ClipboardList,
-  FlaskConical,
-  FolderKanban,
-  Grid3x3,
-  Handshake,
-  House,
-  ListOrdered,
-  ListTodo,
-  type LucideIcon,
-  Shield,
-  Tag,
-  Tags,
-  UserCheck,
-  UserCog,
-  UserRound,
-  Users,
-} from "lucide-react";
+import { Circle, type LucideIcon } from "lucide-react";
 import { NavLink } from "react-router";
 import { api } from "../api/client";
+import * as menuIcons from "./menu-icons";
 
 /**
  * The left menu (spec §1, §6): the server decides it per user. Icons are named by the server; only
- * the ones its menu uses are bundled (importing every lucide icon would cost hundreds of KB); any
- * other name shows a neutral dot.
+ * the ones in menu-icons are bundled; any other name shows a neutral dot.
  */
-const icons: Record<string, LucideIcon> = {
-  BookOpen,
-  Building2,
-  CalendarCheck,
-  CalendarDays,
-  ClipboardList,
-  FlaskConical,
-  FolderKanban,
-  Grid3x3,
-  Handshake,
-  House,
-  ListOrdered,
-  ListTodo,
-  Shield,
-  Tag,
-  Tags,
-  UserCheck,
-  UserCog,
-  UserRound,
-  Users,
-};
+const icons: Record<string, LucideIcon> = menuIcons;
 
 /** "flask-conical", "flask_conical", "FlaskConical" and "flaskConical" all name the same icon. */
 export function menuIcon(name: string | null | undefined): LucideIcon {

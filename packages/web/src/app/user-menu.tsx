@@ -1,11 +1,40 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { displayName } from "@trialdesk/domain";
-import { ChevronDown, CircleUser, KeyRound, LogOut, Mail, Settings, User } from "lucide-react";
+import {
+  ChevronDown,
+  CircleUser,
+  KeyRound,
+  LogOut,
+  type LucideIcon,
+  Mail,
+  Settings,
+  User,
+} from "lucide-react";
+import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { useSession } from "./session";
 
-const itemClass =
-  "flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-800 outline-none data-[disabled]:text-gray-500 data-[highlighted]:bg-gray-100";
+/** One entry with its icon; an entry with nothing to do is shown disabled. */
+function Item({
+  icon: Icon,
+  onSelect,
+  children,
+}: {
+  icon: LucideIcon;
+  onSelect?: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <DropdownMenu.Item
+      disabled={!onSelect}
+      onSelect={onSelect}
+      className="flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-800 outline-none data-[disabled]:text-gray-500 data-[highlighted]:bg-gray-100"
+    >
+      <Icon aria-hidden className="size-4" />
+      {children}
+    </DropdownMenu.Item>
+  );
+}
 
 /**
  * The user dropdown of spec §2.5: Profile, name, e-mail, Change password, Settings, Log out. Only
@@ -37,28 +66,17 @@ export function UserMenu() {
         <DropdownMenu.Label className="px-2 py-1.5 text-xs font-semibold uppercase tracking-wide text-gray-500">
           Profile
         </DropdownMenu.Label>
-        <DropdownMenu.Item disabled className={itemClass}>
-          <User aria-hidden className="size-4" />
-          {name}
-        </DropdownMenu.Item>
-        <DropdownMenu.Item disabled className={itemClass}>
-          <Mail aria-hidden className="size-4" />
-          {user.email}
-        </DropdownMenu.Item>
+        <Item icon={User}>{name}</Item>
+        <Item icon={Mail}>{user.email}</Item>
         <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
-        <DropdownMenu.Item className={itemClass} onSelect={() => navigate("/change-password")}>
-          <KeyRound aria-hidden className="size-4" />
+        <Item icon={KeyRound} onSelect={() => navigate("/change-password")}>
           Change password
-        </DropdownMenu.Item>
-        <DropdownMenu.Item disabled className={itemClass}>
-          <Settings aria-hidden className="size-4" />
-          Settings
-        </DropdownMenu.Item>
+        </Item>
+        <Item icon={Settings}>Settings</Item>
         <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
-        <DropdownMenu.Item className={itemClass} onSelect={() => navigate("/logout")}>
-          <LogOut aria-hidden className="size-4" />
+        <Item icon={LogOut} onSelect={() => navigate("/logout")}>
           Log out
-        </DropdownMenu.Item>
+        </Item>
       </DropdownMenu.Content>
     </DropdownMenu.Root>
   );

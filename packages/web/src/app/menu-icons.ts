@@ -1,0 +1,25 @@
+/**
+ * The icons the server's menu names, the only ones bundled (importing every lucide icon would cost
+ * hundreds of KB); menu.tsx looks them up by name.
+ */
+export {
+  BookOpen,
+  Building2,
+  CalendarCheck,
+  CalendarDays,
+  ClipboardList,
+  FlaskConical,
+  FolderKanban,
+  Grid3x3,
+  Handshake,
+  House,
+  ListOrdered,
+  ListTodo,
+  Shield,
+  Tag,
+  Tags,
+  UserCheck,
+  UserCog,
+  UserRound,
+  Users,
+} from "lucide-react";
