@@ -3,13 +3,11 @@ import { Check } from "lucide-react";
 import { Labelled, type ToggleProps } from "./labelled";
 
 /** A labelled checkbox (Radix): the label is clickable and names the control. */
-export function Checkbox({ id, label, checked, onCheckedChange, disabled }: ToggleProps) {
+export function Checkbox({ label, onCheckedChange, ...control }: ToggleProps) {
   return (
-    <Labelled id={id} label={label} labelClassName="text-sm text-gray-800">
+    <Labelled id={control.id} label={label} labelClassName="text-sm text-gray-800">
       <RadixCheckbox.Root
-        id={id}
-        checked={checked}
-        disabled={disabled}
+        {...control}
         onCheckedChange={(value) => onCheckedChange(value === true)}
         className="flex size-4 items-center justify-center rounded border border-gray-400 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 data-[state=checked]:border-blue-700 data-[state=checked]:bg-blue-700"
       >

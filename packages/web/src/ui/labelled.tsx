@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** What the on/off controls (checkbox, switch) take alike. */
+/** What the on/off controls (checkbox, switch) take alike; all but the label go to the Radix control. */
 export type ToggleProps = {
   id: string;
   label: string;
