@@ -45,11 +45,15 @@ function stubServer(onSave?: (call: Call) => Reply | undefined) {
   });
 }
 
-/** The server's answer to a create: the record as sent, with its new id. */
-const created = (id: number) => (call: Call) => ({
-  status: 201,
-  data: { ...(call.body as object), id, version: 1 },
-});
+/** Opens a create route whose save the server answers with the record as sent and the new id. */
+function startCreating(path: string, newId: number) {
+  const calls = stubServer((call) => ({
+    status: 201,
+    data: { ...(call.body as object), id: newId, version: 1 },
+  }));
+  const user = userEvent.setup();
+  return { calls, user, ...renderRoutes(routes, [path]) };
+}
 
 const saveButton = () => screen.getByRole("button", { name: "Save" });
 
@@ -74,9 +78,7 @@ describe("FormScreen", () => {
   });
 
   it("creates with a prefixed client uuid, toasts, and moves to the edit route of the saved record", async () => {
-    const calls = stubServer(created(9));
-    const user = userEvent.setup();
-    const { router } = renderRoutes(routes, ["/therapy-categories/create"]);
+    const { calls, user, router } = startCreating("/therapy-categories/create", 9);
     await user.type(screen.getByLabelText("Name"), "Neurology");
     await user.type(screen.getByLabelText("Code"), "neur");
     // Forced upper case and cut to 3 as typed.
@@ -250,9 +252,7 @@ describe("FormScreen", () => {
   });
 
   it("a therapy area takes its category from the select fed by the therapy categories", async () => {
-    const calls = stubServer(created(1));
-    const user = userEvent.setup();
-    const { router } = renderRoutes(routes, ["/therapy-areas/create"]);
+    const { calls, user, router } = startCreating("/therapy-areas/create", 1);
     await user.type(screen.getByLabelText("Name"), "Lung cancer");
     await user.type(screen.getByLabelText("Code"), "lun");
     await saveWhenReady(user);

@@ -20,6 +20,7 @@ const event = (changes: HistoryEvent["changes"], reason: string | null = null): 
   reason,
 });
 
+/** The records whose history the tests show, one of each resource, as their detail screens read them. */
 const assignment = {
   id: 4,
   uuid: "sp-4",
@@ -32,6 +33,26 @@ const assignment = {
   firstName: "Anna",
   lastName: "Kovács",
   studyWorkingName: "TD-2025-001_SUB-STUDY",
+};
+
+const project = {
+  id: 1,
+  uuid: "prj-1",
+  version: 2,
+  workingName: "HEART-FAIL III",
+  details: {},
+  finance: {},
+  settings: {},
+  siteIds: [],
+};
+
+const visit = {
+  id: 5,
+  uuid: "visit-5",
+  version: 2,
+  name: "Week 4",
+  visitTypeId: 60,
+  visitType: "Control",
 };
 
 const plan = {
@@ -104,16 +125,6 @@ describe("History", () => {
   });
 
   it("labels nested keys (details.croId), phases and Yes/No as the project detail does", async () => {
-    const project = {
-      id: 1,
-      uuid: "prj-1",
-      version: 2,
-      workingName: "HEART-FAIL III",
-      details: {},
-      finance: {},
-      settings: {},
-      siteIds: [],
-    };
     serve(
       project,
       "projects",
@@ -162,14 +173,6 @@ describe("History", () => {
   });
 
   it("shows a value as its detail row does with the event's other values (a visit type's code and name)", async () => {
-    const visit = {
-      id: 5,
-      uuid: "visit-5",
-      version: 2,
-      name: "Week 4",
-      visitTypeId: 60,
-      visitType: "Control",
-    };
     serve(
       visit,
       "visits",

@@ -141,6 +141,7 @@ function Harness() {
 
 const formData = () => JSON.parse(screen.getByLabelText("form data").textContent ?? "{}");
 
+/** The fields alone against the fake server; returns its calls and a user to click through them. */
 function renderFields() {
   const calls = stubApi(server);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -149,7 +150,7 @@ function renderFields() {
       <Harness />
     </QueryClientProvider>,
   );
-  return calls;
+  return { calls, u: userEvent.setup() };
 }
 
 async function choose(u: ReturnType<typeof userEvent.setup>, field: string, option: string | RegExp) {
@@ -172,8 +173,7 @@ describe("the patient visit editor", () => {
   it(
     "asks for a patient, then a study, then a visit, each choice resetting what depends on it",
     async () => {
-      const calls = renderFields();
-      const u = userEvent.setup();
+      const { calls, u } = renderFields();
       const study = screen.getByRole("combobox", { name: "Study" });
       const visitSelect = screen.getByRole("combobox", { name: "Visit" });
       expect(study).toHaveTextContent("Select a patient first");
@@ -229,8 +229,7 @@ describe("the patient visit editor", () => {
   it(
     "fills in the patient's existing visit, so saving updates it, and clears it for a visit without data",
     async () => {
-      renderFields();
-      const u = userEvent.setup();
+      const { u } = renderFields();
       await chooseAnnasStudy(u);
       await choose(u, "Visit", /^Screening/);
       expect(formData()).toMatchObject(recordedScreening);
@@ -252,8 +251,7 @@ describe("the patient visit editor", () => {
   it(
     "offers the result only for a COMPLETED visit, and lets the patient list include unassigned patients",
     async () => {
-      const calls = renderFields();
-      const u = userEvent.setup();
+      const { calls, u } = renderFields();
       await choose(u, "Visit status", "Completed");
       await choose(u, "Visit result", "Failed");
       expect(formData()).toMatchObject({ visitStatus: "COMPLETED", visitResult: "FAILED" });
@@ -304,8 +302,7 @@ describe("the patient visit editor", () => {
   it(
     "shows the chosen visit's planned window and an amber, non-blocking note for a date outside it",
     async () => {
-      renderFields();
-      const u = userEvent.setup();
+      const { u } = renderFields();
       await chooseAnnasStudy(u);
       expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
       await choose(u, "Visit", /^Week 2/);
