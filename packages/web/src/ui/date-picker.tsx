@@ -12,6 +12,7 @@ import { useState } from "react";
 import { DayPicker } from "react-day-picker";
 import "react-day-picker/style.css";
 import type { ControlProps } from "./field";
+import { FieldPopover } from "./field-popover";
 import { Input } from "./input";
 
 /** A calendar day at local midnight, so the picker shows the day that was written. */
@@ -95,30 +96,26 @@ export function DatePicker({
             <span className="sr-only">{label ? `Open calendar for ${label}` : "Open calendar"}</span>
           </button>
         </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content
-            align="start"
-            sideOffset={4}
-            aria-labelledby={`${control.id}-label`}
-            className="z-50 rounded-md border border-gray-200 bg-white p-2 text-sm shadow-lg [--rdp-accent-background-color:var(--color-blue-50)] [--rdp-accent-color:var(--color-blue-700)] [--rdp-day-height:2.25rem] [--rdp-day-width:2.25rem] [--rdp-day_button-height:2.1rem] [--rdp-day_button-width:2.1rem]"
-          >
-            <DayPicker
-              mode="single"
-              autoFocus
-              weekStartsOn={datePicker.weekStartsOn}
-              captionLayout="dropdown"
-              startMonth={fromIso(first)}
-              endMonth={fromIso(last)}
-              defaultMonth={shownMonth}
-              disabled={[{ before: fromIso(first) }, { after: fromIso(last) }]}
-              selected={chosen}
-              onSelect={(day) => {
-                if (day) onChange(toIsoDate(day));
-                setOpen(false);
-              }}
-            />
-          </Popover.Content>
-        </Popover.Portal>
+        <FieldPopover
+          fieldId={control.id}
+          className="z-50 rounded-md border border-gray-200 bg-white p-2 text-sm shadow-lg [--rdp-accent-background-color:var(--color-blue-50)] [--rdp-accent-color:var(--color-blue-700)] [--rdp-day-height:2.25rem] [--rdp-day-width:2.25rem] [--rdp-day_button-height:2.1rem] [--rdp-day_button-width:2.1rem]"
+        >
+          <DayPicker
+            mode="single"
+            autoFocus
+            weekStartsOn={datePicker.weekStartsOn}
+            captionLayout="dropdown"
+            startMonth={fromIso(first)}
+            endMonth={fromIso(last)}
+            defaultMonth={shownMonth}
+            disabled={[{ before: fromIso(first) }, { after: fromIso(last) }]}
+            selected={chosen}
+            onSelect={(day) => {
+              if (day) onChange(toIsoDate(day));
+              setOpen(false);
+            }}
+          />
+        </FieldPopover>
       </Popover.Root>
     </div>
   );

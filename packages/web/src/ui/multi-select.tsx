@@ -2,6 +2,7 @@ import * as Popover from "@radix-ui/react-popover";
 import { Command } from "cmdk";
 import { Check, ChevronsUpDown, X } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
+import { FieldPopover } from "./field-popover";
 import { type ChoiceProps, comboboxAttributes, containsFilter, SearchBox, type SelectValue } from "./select";
 
 /**
@@ -112,43 +113,40 @@ export function MultiSelect<V extends SelectValue>({
             <ChevronsUpDown aria-hidden="true" className="size-4 shrink-0" />
           </button>
         </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content
-            align="start"
-            sideOffset={6}
-            aria-labelledby={`${control.id}-label`}
-            aria-label="Options"
-            className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 rounded-md border border-gray-200 bg-white shadow-lg"
-          >
-            <Command filter={containsFilter} loop label="Options">
-              <SearchBox value={search} onValueChange={setSearch} placeholder={searchPlaceholder} />
-              <Command.List id={listId} aria-multiselectable="true" className="max-h-64 overflow-auto p-1">
-                <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
-                {options.map((option) => {
-                  const checked = chosenKeys.has(String(option.value));
-                  return (
-                    <Command.Item
-                      key={String(option.value)}
-                      value={String(option.value)}
-                      keywords={[option.label]}
-                      aria-checked={checked}
-                      onSelect={() => toggle(option.value)}
-                      className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900"
+        <FieldPopover
+          fieldId={control.id}
+          sideOffset={6}
+          aria-label="Options"
+          className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 rounded-md border border-gray-200 bg-white shadow-lg"
+        >
+          <Command filter={containsFilter} loop label="Options">
+            <SearchBox value={search} onValueChange={setSearch} placeholder={searchPlaceholder} />
+            <Command.List id={listId} aria-multiselectable="true" className="max-h-64 overflow-auto p-1">
+              <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
+              {options.map((option) => {
+                const checked = chosenKeys.has(String(option.value));
+                return (
+                  <Command.Item
+                    key={String(option.value)}
+                    value={String(option.value)}
+                    keywords={[option.label]}
+                    aria-checked={checked}
+                    onSelect={() => toggle(option.value)}
+                    className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900"
+                  >
+                    <span
+                      aria-hidden="true"
+                      className={`flex size-4 shrink-0 items-center justify-center rounded border ${checked ? "border-blue-700 bg-blue-700" : "border-gray-400"}`}
                     >
-                      <span
-                        aria-hidden="true"
-                        className={`flex size-4 shrink-0 items-center justify-center rounded border ${checked ? "border-blue-700 bg-blue-700" : "border-gray-400"}`}
-                      >
-                        {checked && <Check className="size-3 text-white" />}
-                      </span>
-                      {option.label}
-                    </Command.Item>
-                  );
-                })}
-              </Command.List>
-            </Command>
-          </Popover.Content>
-        </Popover.Portal>
+                      {checked && <Check className="size-3 text-white" />}
+                    </span>
+                    {option.label}
+                  </Command.Item>
+                );
+              })}
+            </Command.List>
+          </Command>
+        </FieldPopover>
       </Popover.Root>
     </div>
   );

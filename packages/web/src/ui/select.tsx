@@ -3,6 +3,7 @@ import { Command } from "cmdk";
 import { Check, ChevronsUpDown } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
 import type { ControlProps } from "./field";
+import { FieldPopover } from "./field-popover";
 
 export type SelectValue = string | number;
 /** One choice; options with a group are shown under that group's heading, in order. */
@@ -152,78 +153,73 @@ export function SearchableSelect<V extends SelectValue>({
           <ChevronsUpDown aria-hidden="true" className="size-4 shrink-0 text-gray-500" />
         </button>
       </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={4}
-          // The list is named by the field's label (Field gives it the id "{id}-label").
-          aria-labelledby={`${control.id}-label`}
-          aria-label="Options"
-          className="z-50 w-[var(--radix-popover-trigger-width)] min-w-48 rounded-md border border-gray-200 bg-white shadow-lg"
-          onOpenAutoFocus={(event) => {
-            // Without a search box the list itself takes the keys (arrows, Enter).
-            if (!searchable) {
-              event.preventDefault();
-              rootRef.current?.focus();
-            }
-          }}
+      <FieldPopover
+        fieldId={control.id}
+        aria-label="Options"
+        className="z-50 w-[var(--radix-popover-trigger-width)] min-w-48 rounded-md border border-gray-200 bg-white shadow-lg"
+        onOpenAutoFocus={(event) => {
+          // Without a search box the list itself takes the keys (arrows, Enter).
+          if (!searchable) {
+            event.preventDefault();
+            rootRef.current?.focus();
+          }
+        }}
+      >
+        <Command
+          ref={rootRef}
+          tabIndex={-1}
+          filter={containsFilter}
+          shouldFilter={!serverSearch}
+          loop
+          label={`${chosen?.label ?? placeholder} options`}
+          className="outline-none"
         >
-          <Command
-            ref={rootRef}
-            tabIndex={-1}
-            filter={containsFilter}
-            shouldFilter={!serverSearch}
-            loop
-            label={`${chosen?.label ?? placeholder} options`}
-            className="outline-none"
-          >
-            {searchable && (
-              <SearchBox
-                value={search}
-                onValueChange={(text) => {
-                  setSearch(text);
-                  onSearchChange?.(text);
-                }}
-                placeholder={searchPlaceholder}
-              />
+          {searchable && (
+            <SearchBox
+              value={search}
+              onValueChange={(text) => {
+                setSearch(text);
+                onSearchChange?.(text);
+              }}
+              placeholder={searchPlaceholder}
+            />
+          )}
+          <Command.List id={listId} className="max-h-64 overflow-auto p-1">
+            {loading && serverSearch && options.length === 0 ? (
+              <Command.Loading className="px-2 py-1.5 text-sm text-gray-500">Loading...</Command.Loading>
+            ) : (
+              <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
             )}
-            <Command.List id={listId} className="max-h-64 overflow-auto p-1">
-              {loading && serverSearch && options.length === 0 ? (
-                <Command.Loading className="px-2 py-1.5 text-sm text-gray-500">Loading...</Command.Loading>
-              ) : (
-                <Command.Empty className="px-2 py-1.5 text-sm text-gray-500">{emptyText}</Command.Empty>
-              )}
-              {groupsOf(options).map(([group, items]) => (
-                <Command.Group
-                  key={group}
-                  heading={group || undefined}
-                  className="[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:text-gray-500"
-                >
-                  {items.map((option) => (
-                    <Command.Item
-                      key={String(option.value)}
-                      value={String(option.value)}
-                      keywords={[option.label]}
-                      disabled={option.disabled}
-                      onSelect={() => {
-                        onChange(option.value);
-                        changeOpen(false);
-                      }}
-                      className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-gray-400"
-                    >
-                      <Check
-                        aria-hidden="true"
-                        className={`size-4 ${option === chosen ? "text-blue-700" : "invisible"}`}
-                      />
-                      {renderOption ? renderOption(option) : option.label}
-                    </Command.Item>
-                  ))}
-                </Command.Group>
-              ))}
-            </Command.List>
-          </Command>
-        </Popover.Content>
-      </Popover.Portal>
+            {groupsOf(options).map(([group, items]) => (
+              <Command.Group
+                key={group}
+                heading={group || undefined}
+                className="[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:py-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:text-gray-500"
+              >
+                {items.map((option) => (
+                  <Command.Item
+                    key={String(option.value)}
+                    value={String(option.value)}
+                    keywords={[option.label]}
+                    disabled={option.disabled}
+                    onSelect={() => {
+                      onChange(option.value);
+                      changeOpen(false);
+                    }}
+                    className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-gray-900 data-[selected=true]:bg-blue-50 data-[selected=true]:text-blue-900 data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-gray-400"
+                  >
+                    <Check
+                      aria-hidden="true"
+                      className={`size-4 ${option === chosen ? "text-blue-700" : "invisible"}`}
+                    />
+                    {renderOption ? renderOption(option) : option.label}
+                  </Command.Item>
+                ))}
+              </Command.Group>
+            ))}
+          </Command.List>
+        </Command>
+      </FieldPopover>
     </Popover.Root>
   );
 }
