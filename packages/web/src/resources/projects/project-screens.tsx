@@ -184,6 +184,20 @@ const settingsFields: FieldSpec[] = [
   { name: "settings.hospitalisation", label: "Hospitalisation", kind: "checkbox" },
 ];
 
+/** A small select whose options read as their values (a currency, a VAT rate). */
+const valueSelect = (name: string, label: string, values: readonly (string | number)[]): FieldSpec => ({
+  name,
+  label,
+  kind: "select",
+  width: "small",
+  options: values.map((value) => ({ value, label: String(value) })),
+});
+
+const financeSelects = [
+  valueSelect("finance.currency", "Currency", currencies),
+  valueSelect("finance.vat", "VAT (%)", vatOptions),
+];
+
 /** A tab's accessible name: "Basic", or "Basic (8 errors)" while it has errors. */
 const tabName = (name: ProjectTab, count: number) =>
   count === 0 ? name : `${name} (${count} ${count === 1 ? "error" : "errors"})`;
@@ -263,26 +277,7 @@ function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failed
           <NumberField form={form} name="finance.settlementDays" label="Settlement days" />
           <NumberField form={form} name="finance.paymentDays" label="Payment days" />
           <NumberField form={form} name="finance.patientFee" label="Patient fee" />
-          <FormField
-            form={form}
-            spec={{
-              name: "finance.currency",
-              label: "Currency",
-              kind: "select",
-              width: "small",
-              options: currencies.map((c) => ({ value: c, label: c })),
-            }}
-          />
-          <FormField
-            form={form}
-            spec={{
-              name: "finance.vat",
-              label: "VAT (%)",
-              kind: "select",
-              width: "small",
-              options: vatOptions.map((v) => ({ value: v, label: String(v) })),
-            }}
-          />
+          {fields(financeSelects)}
           <NumberField form={form} name="finance.paidPercentage" label="Paid percentage" hint="At most 100" />
           <NumberField form={form} name="finance.monitoredPercentage" label="Monitored percentage" />
         </>,
