@@ -169,164 +169,146 @@ afterEach(() => vi.unstubAllGlobals());
 // Many clicks through three dependent selects: room for a busy machine.
 const clicksTimeout = 20_000;
 
-describe("the patient visit editor", () => {
-  it(
-    "asks for a patient, then a study, then a visit, each choice resetting what depends on it",
-    async () => {
-      const { calls, u } = renderFields();
-      const study = screen.getByRole("combobox", { name: "Study" });
-      const visitSelect = screen.getByRole("combobox", { name: "Visit" });
-      expect(study).toHaveTextContent("Select a patient first");
-      expect(study).toBeDisabled();
-      expect(visitSelect).toHaveTextContent("Select a study first");
-      expect(visitSelect).toBeDisabled();
-      await waitFor(() =>
-        expect(screen.getByRole("combobox", { name: "Patient" })).toHaveTextContent(
-          "Type to select a patient ...",
-        ),
-      );
-      expect(screen.getByRole("combobox", { name: "Visit status" })).toHaveTextContent("Please select ...");
-      expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+describe("the patient visit editor", { timeout: clicksTimeout }, () => {
+  it("asks for a patient, then a study, then a visit, each choice resetting what depends on it", async () => {
+    const { calls, u } = renderFields();
+    const study = screen.getByRole("combobox", { name: "Study" });
+    const visitSelect = screen.getByRole("combobox", { name: "Visit" });
+    expect(study).toHaveTextContent("Select a patient first");
+    expect(study).toBeDisabled();
+    expect(visitSelect).toHaveTextContent("Select a study first");
+    expect(visitSelect).toBeDisabled();
+    await waitFor(() =>
+      expect(screen.getByRole("combobox", { name: "Patient" })).toHaveTextContent(
+        "Type to select a patient ...",
+      ),
+    );
+    expect(screen.getByRole("combobox", { name: "Visit status" })).toHaveTextContent("Please select ...");
+    expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
 
-      // The patient lookup: the active site's assigned patients, searched on the server.
-      await u.click(screen.getByRole("combobox", { name: "Patient" }));
-      await u.type(screen.getByPlaceholderText("Search..."), "nagy");
-      const searchedFor = () =>
-        calls.find((c) => c.path === "/api/patients" && c.search.get("search") === "nagy");
-      await waitFor(() => expect(searchedFor()).toBeDefined());
-      expect(Object.fromEntries(searchedFor()?.search ?? [])).toMatchObject({
-        forSelect: "true",
-        siteId: "7",
-        onlyAssigned: "true",
-        pagesize: "100",
-      });
-      await waitFor(() => expect(screen.queryByRole("option", { name: /^Kovács/ })).not.toBeInTheDocument());
-      await u.click(screen.getByRole("option", { name: "Nagy László (BUD-000002)" }));
-      expect(formData()).toMatchObject({ patientId: 2, studyId: null, visitId: null, uuid: "pv-new" });
-      expect(study).toHaveTextContent("Type to select a study ...");
+    // The patient lookup: the active site's assigned patients, searched on the server.
+    await u.click(screen.getByRole("combobox", { name: "Patient" }));
+    await u.type(screen.getByPlaceholderText("Search..."), "nagy");
+    const searchedFor = () =>
+      calls.find((c) => c.path === "/api/patients" && c.search.get("search") === "nagy");
+    await waitFor(() => expect(searchedFor()).toBeDefined());
+    expect(Object.fromEntries(searchedFor()?.search ?? [])).toMatchObject({
+      forSelect: "true",
+      siteId: "7",
+      onlyAssigned: "true",
+      pagesize: "100",
+    });
+    await waitFor(() => expect(screen.queryByRole("option", { name: /^Kovács/ })).not.toBeInTheDocument());
+    await u.click(screen.getByRole("option", { name: "Nagy László (BUD-000002)" }));
+    expect(formData()).toMatchObject({ patientId: 2, studyId: null, visitId: null, uuid: "pv-new" });
+    expect(study).toHaveTextContent("Type to select a study ...");
 
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
-      expect(calls.some((c) => c.path === "/api/study-patients" && c.search.get("pid") === "2")).toBe(true);
-      expect(visitSelect).toHaveTextContent("Type to select a visit ...");
-      await choose(u, "Visit", /^Week 2/);
-      expect(formData()).toMatchObject({ patientId: 2, studyId: 10, visitId: 101, visitStatus: null });
+    await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+    expect(calls.some((c) => c.path === "/api/study-patients" && c.search.get("pid") === "2")).toBe(true);
+    expect(visitSelect).toHaveTextContent("Type to select a visit ...");
+    await choose(u, "Visit", /^Week 2/);
+    expect(formData()).toMatchObject({ patientId: 2, studyId: 10, visitId: 101, visitStatus: null });
 
-      // Typed values go when the study changes; the patient stays.
-      await u.type(screen.getByLabelText("Notes"), "early");
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
-      expect(formData()).toMatchObject({ patientId: 2, studyId: 10, visitId: null, notes: "" });
+    // Typed values go when the study changes; the patient stays.
+    await u.type(screen.getByLabelText("Notes"), "early");
+    await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
+    expect(formData()).toMatchObject({ patientId: 2, studyId: 10, visitId: null, notes: "" });
 
-      // Another patient empties everything else.
-      await choose(u, "Patient", "Kovács Anna (BUD-000001)");
-      expect(formData()).toMatchObject({ patientId: 1, studyId: null, visitId: null });
-      await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_SUB-STUDY (closed)");
-      const detailCall = calls.filter((c) => c.path === "/api/patient-visit-detail").at(-1);
-      expect(Object.fromEntries(detailCall?.search ?? [])).toEqual({ patientId: "1", studyId: "11" });
-    },
-    clicksTimeout,
-  );
+    // Another patient empties everything else.
+    await choose(u, "Patient", "Kovács Anna (BUD-000001)");
+    expect(formData()).toMatchObject({ patientId: 1, studyId: null, visitId: null });
+    await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_SUB-STUDY (closed)");
+    const detailCall = calls.filter((c) => c.path === "/api/patient-visit-detail").at(-1);
+    expect(Object.fromEntries(detailCall?.search ?? [])).toEqual({ patientId: "1", studyId: "11" });
+  });
 
-  it(
-    "fills in the patient's existing visit, so saving updates it, and clears it for a visit without data",
-    async () => {
-      const { u } = renderFields();
-      await chooseAnnasStudy(u);
-      await choose(u, "Visit", /^Screening/);
-      expect(formData()).toMatchObject(recordedScreening);
-      expect(screen.getByLabelText("Visit time")).toHaveValue("09:30");
-      expect(screen.getByRole("combobox", { name: "Visit result" })).toHaveTextContent("OK");
+  it("fills in the patient's existing visit, so saving updates it, and clears it for a visit without data", async () => {
+    const { u } = renderFields();
+    await chooseAnnasStudy(u);
+    await choose(u, "Visit", /^Screening/);
+    expect(formData()).toMatchObject(recordedScreening);
+    expect(screen.getByLabelText("Visit time")).toHaveValue("09:30");
+    expect(screen.getByRole("combobox", { name: "Visit result" })).toHaveTextContent("OK");
 
-      // A visit without data: cleared, and a new record with a fresh uuid (not the existing visit's).
-      await choose(u, "Visit", /^Week 2/);
-      const cleared = formData();
-      expect(cleared).toMatchObject({ visitId: 101, visitDate: null, visitStatus: null, notes: "" });
-      expect(cleared.id).toBeUndefined();
-      expect(cleared.uuid).toMatch(/^pv-/);
-      expect(cleared.uuid).not.toBe("pv-55");
-      expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
-    },
-    clicksTimeout,
-  );
+    // A visit without data: cleared, and a new record with a fresh uuid (not the existing visit's).
+    await choose(u, "Visit", /^Week 2/);
+    const cleared = formData();
+    expect(cleared).toMatchObject({ visitId: 101, visitDate: null, visitStatus: null, notes: "" });
+    expect(cleared.id).toBeUndefined();
+    expect(cleared.uuid).toMatch(/^pv-/);
+    expect(cleared.uuid).not.toBe("pv-55");
+    expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+  });
 
-  it(
-    "offers the result only for a COMPLETED visit, and lets the patient list include unassigned patients",
-    async () => {
-      const { calls, u } = renderFields();
-      await choose(u, "Visit status", "Completed");
-      await choose(u, "Visit result", "Failed");
-      expect(formData()).toMatchObject({ visitStatus: "COMPLETED", visitResult: "FAILED" });
-      await choose(u, "Visit status", "No show");
-      expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
-      expect(formData()).toMatchObject({ visitStatus: "NO_SHOW", visitResult: null });
+  it("offers the result only for a COMPLETED visit, and lets the patient list include unassigned patients", async () => {
+    const { calls, u } = renderFields();
+    await choose(u, "Visit status", "Completed");
+    await choose(u, "Visit result", "Failed");
+    expect(formData()).toMatchObject({ visitStatus: "COMPLETED", visitResult: "FAILED" });
+    await choose(u, "Visit status", "No show");
+    expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+    expect(formData()).toMatchObject({ visitStatus: "NO_SHOW", visitResult: null });
 
-      await u.click(screen.getByRole("checkbox", { name: "Only assigned patients" }));
-      await u.click(screen.getByRole("combobox", { name: "Patient" }));
-      await screen.findByRole("option", { name: /^Kovács Anna/ });
-      const last = calls.filter((c) => c.path === "/api/patients").at(-1);
-      expect(last?.search.has("onlyAssigned")).toBe(false);
-      expect(typedTime("0930")).toBe("09:30");
-      expect(typedTime("9:3x0")).toBe("93:0");
-    },
-    clicksTimeout,
-  );
+    await u.click(screen.getByRole("checkbox", { name: "Only assigned patients" }));
+    await u.click(screen.getByRole("combobox", { name: "Patient" }));
+    await screen.findByRole("option", { name: /^Kovács Anna/ });
+    const last = calls.filter((c) => c.path === "/api/patients").at(-1);
+    expect(last?.search.has("onlyAssigned")).toBe(false);
+    expect(typedTime("0930")).toBe("09:30");
+    expect(typedTime("9:3x0")).toBe("93:0");
+  });
 
-  it(
-    "shows the server's reason in an error text bar at the top of the form when saving fails",
-    async () => {
-      const calls = stubApi((call) =>
-        call.method === "PUT"
-          ? fieldRefusal("studyId", "The patient is not assigned to this study")
-          : server(call),
-      );
-      const u = userEvent.setup();
-      renderRoutes(
-        [
-          { path: "/patient-visits/create", element: <FormScreen description={formOf(site)} /> },
-          { path: "/patient-visits/:itemId/edit", element: <FormScreen description={formOf(site)} /> },
-        ],
-        ["/patient-visits/create"],
-      );
-      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-      await chooseAnnasStudy(u);
-      await choose(u, "Visit", /^Screening/);
-      await saveWhenReady(u);
-      const bar = await screen.findByText("Invalid field data: The patient is not assigned to this study");
-      expect(bar).toHaveAttribute("role", "alert");
-      const put = calls.find((c) => c.method === "PUT");
-      expect(put?.path).toBe("/api/patient-visits/pv-55");
-      expect(put?.body).toMatchObject({ id: 55, version: 4, visitId: 100, visitStatus: "COMPLETED" });
-    },
-    clicksTimeout,
-  );
+  it("shows the server's reason in an error text bar at the top of the form when saving fails", async () => {
+    const calls = stubApi((call) =>
+      call.method === "PUT"
+        ? fieldRefusal("studyId", "The patient is not assigned to this study")
+        : server(call),
+    );
+    const u = userEvent.setup();
+    renderRoutes(
+      [
+        { path: "/patient-visits/create", element: <FormScreen description={formOf(site)} /> },
+        { path: "/patient-visits/:itemId/edit", element: <FormScreen description={formOf(site)} /> },
+      ],
+      ["/patient-visits/create"],
+    );
+    expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    await chooseAnnasStudy(u);
+    await choose(u, "Visit", /^Screening/);
+    await saveWhenReady(u);
+    const bar = await screen.findByText("Invalid field data: The patient is not assigned to this study");
+    expect(bar).toHaveAttribute("role", "alert");
+    const put = calls.find((c) => c.method === "PUT");
+    expect(put?.path).toBe("/api/patient-visits/pv-55");
+    expect(put?.body).toMatchObject({ id: 55, version: 4, visitId: 100, visitStatus: "COMPLETED" });
+  });
 
-  it(
-    "shows the chosen visit's planned window and an amber, non-blocking note for a date outside it",
-    async () => {
-      const { u } = renderFields();
-      await chooseAnnasStudy(u);
-      expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
-      await choose(u, "Visit", /^Week 2/);
-      expect(
-        screen.getByText("Planned window: 12 Mar – 16 Mar 2026 (expected 14 Mar 2026)"),
-      ).toBeInTheDocument();
-      const date = screen.getByLabelText("Visit date");
-      await u.type(date, "2026-03-17");
-      const note = await screen.findByText("Outside the planned window");
-      expect(note).toHaveAttribute("role", "status");
-      expect(note).toHaveClass("text-amber-900");
-      // The last day of the window is inside it.
-      await u.clear(date);
-      await u.type(date, "2026-03-16");
-      await waitFor(() => expect(screen.queryByText("Outside the planned window")).not.toBeInTheDocument());
-      // A visit the plan gives no window shows none.
-      await choose(u, "Visit", /^Screening/);
-      expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
-    },
-    clicksTimeout,
-  );
+  it("shows the chosen visit's planned window and an amber, non-blocking note for a date outside it", async () => {
+    const { u } = renderFields();
+    await chooseAnnasStudy(u);
+    expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
+    await choose(u, "Visit", /^Week 2/);
+    expect(
+      screen.getByText("Planned window: 12 Mar – 16 Mar 2026 (expected 14 Mar 2026)"),
+    ).toBeInTheDocument();
+    const date = screen.getByLabelText("Visit date");
+    await u.type(date, "2026-03-17");
+    const note = await screen.findByText("Outside the planned window");
+    expect(note).toHaveAttribute("role", "status");
+    expect(note).toHaveClass("text-amber-900");
+    // The last day of the window is inside it.
+    await u.clear(date);
+    await u.type(date, "2026-03-16");
+    await waitFor(() => expect(screen.queryByText("Outside the planned window")).not.toBeInTheDocument());
+    // A visit the plan gives no window shows none.
+    await choose(u, "Visit", /^Screening/);
+    expect(screen.queryByText(/Planned window/)).not.toBeInTheDocument();
+  });
 });
 
-describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () => {
+describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
+  timeout: clicksTimeout,
+}, () => {
   const routes = [
     { path: "/worklist", element: <h1>Worklist page</h1> },
     { path: "/patient-visits/create", element: <Form /> },
@@ -343,74 +325,58 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", () =
   beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
   afterEach(() => localStorage.clear());
 
-  it(
-    "opens with the worklist's patient, study and visit chosen and goes back to the worklist after saving",
-    async () => {
-      const calls = stubApi(saving);
-      const u = userEvent.setup();
-      const { router } = renderRoutes(routes, [
-        "/patient-visits/create?patientId=1&studyId=10&visitId=101&returnTo=%2Fworklist%3Fstate%3Doverdue",
-      ]);
-      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-      await waitFor(() =>
-        expect(screen.getByRole("combobox", { name: "Patient" })).toHaveTextContent(
-          "Kovács Anna (BUD-000001)",
-        ),
-      );
-      await waitFor(() =>
-        expect(screen.getByRole("combobox", { name: "Study" })).toHaveTextContent("TD-2025-001_NORMAL"),
-      );
-      await waitFor(() =>
-        expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Week 2"),
-      );
-      expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
-      await choose(u, "Visit status", "Completed");
-      await saveWhenReady(u);
-      expect(await screen.findByRole("heading", { name: "Worklist page" })).toBeInTheDocument();
-      expect(router.state.location.pathname + router.state.location.search).toBe("/worklist?state=overdue");
-      const post = calls.find((c) => c.method === "POST");
-      expect(post?.body).toMatchObject({ patientId: 1, studyId: 10, visitId: 101, visitStatus: "COMPLETED" });
-    },
-    clicksTimeout,
-  );
+  it("opens with the worklist's patient, study and visit chosen and goes back to the worklist after saving", async () => {
+    const calls = stubApi(saving);
+    const u = userEvent.setup();
+    const { router } = renderRoutes(routes, [
+      "/patient-visits/create?patientId=1&studyId=10&visitId=101&returnTo=%2Fworklist%3Fstate%3Doverdue",
+    ]);
+    expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole("combobox", { name: "Patient" })).toHaveTextContent("Kovács Anna (BUD-000001)"),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole("combobox", { name: "Study" })).toHaveTextContent("TD-2025-001_NORMAL"),
+    );
+    await waitFor(() => expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Week 2"));
+    expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
+    await choose(u, "Visit status", "Completed");
+    await saveWhenReady(u);
+    expect(await screen.findByRole("heading", { name: "Worklist page" })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe("/worklist?state=overdue");
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.body).toMatchObject({ patientId: 1, studyId: 10, visitId: 101, visitStatus: "COMPLETED" });
+  });
 
-  it(
-    "titles the form by what Save will do, and says plainly when a change records a new visit",
-    async () => {
-      stubApi(saving);
-      const u = userEvent.setup();
-      renderRoutes(routes, ["/patient-visits/create"]);
-      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-      await chooseAnnasStudy(u);
-      // The patient already has Screening: Save will update it.
-      await choose(u, "Visit", /^Screening/);
-      expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
-      await choose(u, "Visit", /^Week 2/);
-      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-    },
-    clicksTimeout,
-  );
+  it("titles the form by what Save will do, and says plainly when a change records a new visit", async () => {
+    stubApi(saving);
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/patient-visits/create"]);
+    expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    await chooseAnnasStudy(u);
+    // The patient already has Screening: Save will update it.
+    await choose(u, "Visit", /^Screening/);
+    expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
+    await choose(u, "Visit", /^Week 2/);
+    expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+  });
 
-  it(
-    "on a recorded visit, choosing another visit says that a new one will be recorded",
-    async () => {
-      const calls = stubApi(saving);
-      const u = userEvent.setup();
-      renderRoutes(routes, ["/patient-visits/pv-55/edit"]);
-      expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
-      await waitFor(() =>
-        expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Screening"),
-      );
-      expect(screen.queryByText(/Saving records a new visit/)).not.toBeInTheDocument();
-      await choose(u, "Visit", /^Week 2/);
-      expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
-      expect(
-        screen.getByText("Saving records a new visit; the visit opened here stays as it was."),
-      ).toHaveAttribute("role", "status");
-      await saveWhenReady(u);
-      await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
-      expect(calls.some((c) => c.method === "PUT")).toBe(false);
-    },
-    clicksTimeout,
-  );
+  it("on a recorded visit, choosing another visit says that a new one will be recorded", async () => {
+    const calls = stubApi(saving);
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/patient-visits/pv-55/edit"]);
+    expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Screening"),
+    );
+    expect(screen.queryByText(/Saving records a new visit/)).not.toBeInTheDocument();
+    await choose(u, "Visit", /^Week 2/);
+    expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    expect(
+      screen.getByText("Saving records a new visit; the visit opened here stays as it was."),
+    ).toHaveAttribute("role", "status");
+    await saveWhenReady(u);
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    expect(calls.some((c) => c.method === "PUT")).toBe(false);
+  });
 });
