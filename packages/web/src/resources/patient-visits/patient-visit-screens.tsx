@@ -158,20 +158,20 @@ function useVisitOptions(patientId: number | null | undefined, studyId: number |
 const recordedText = (visit: VisitOption) =>
   visit.patientVisitId ? [visit.visitDate, statusLabel(visit.visitStatus)].filter(Boolean).join(" · ") : "";
 
-const statusField: FieldSpec = {
-  name: "visitStatus",
-  label: "Visit status",
+/** A select of the domain's coded choices (a visit's status, its result), shown by their labels. */
+const codeSelect = (
+  name: string,
+  label: string,
+  choices: readonly { value: string; label: string }[],
+): FieldSpec => ({
+  name,
+  label,
   kind: "select",
   placeholder: pleaseSelect,
-  options: visitStatuses.map(({ value, label }) => ({ value, label })),
-};
-const resultField: FieldSpec = {
-  name: "visitResult",
-  label: "Visit result",
-  kind: "select",
-  placeholder: pleaseSelect,
-  options: visitResults.map(({ value, label }) => ({ value, label })),
-};
+  options: choices.map(({ value, label }) => ({ value, label })),
+});
+const statusField = codeSelect("visitStatus", "Visit status", visitStatuses);
+const resultField = codeSelect("visitResult", "Visit result", visitResults);
 const dateField: FieldSpec = { name: "visitDate", label: "Visit date", kind: "date" };
 const notesField: FieldSpec = {
   name: "notes",
