@@ -7,10 +7,9 @@ import { Form as TherapyAreaForm } from "../resources/therapy-areas/therapy-area
 import { Form as TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
 import { type FormDescription, FormScreen } from "./FormScreen";
 import {
-  type Call,
+  type ApiHandler,
   defaultUser,
   fieldRefusal,
-  type Reply,
   renderRoutes,
   saveWhenReady,
   signedInAs,
@@ -28,7 +27,7 @@ const routes = [
   { path: "/therapy-areas/:itemId/edit", element: <TherapyAreaForm /> },
 ];
 
-function stubServer(onSave?: (call: Call) => Reply | undefined) {
+function stubServer(onSave?: ApiHandler) {
   return stubApi((call) => {
     if (call.method === "GET" && call.path === `/api/therapy-categories/${uuid}`) return { data: stored };
     if (call.method === "GET" && call.path === "/api/therapy-categories")

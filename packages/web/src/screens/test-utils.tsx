@@ -65,6 +65,9 @@ export type Reply = {
   errorCode?: string | null;
   fieldErrors?: FieldError[];
 };
+/** What stubApi asks about each call: a reply, or undefined for "Not found". */
+export type ApiHandler = (call: Call) => Reply | undefined;
+
 /** One fetch the code under test made, as both fakes (stubApi here, the frame's fakeServer) record it. */
 export type Call = {
   method: string;
@@ -123,7 +126,7 @@ export function envelopeResponse(reply: Reply): Response {
  * Stubs the API: `handler` gets each call and answers a Reply, wrapped in the envelope; the session
  * start-up calls are answered as the default administrator. Returns the calls the screens made.
  */
-export function stubApi(handler: (call: Call) => Reply | undefined) {
+export function stubApi(handler: ApiHandler) {
   const calls: Call[] = [];
   stubFetch((call) => {
     // The session start-up calls are not what the screens' tests look at.
@@ -156,10 +159,10 @@ export async function saveWhenReady(user: ReturnType<typeof userEvent.setup>) {
 }
 
 /** Answers the session start-up calls: signed in as `user`, or signed out when null. */
-const handlesSession = new WeakSet<(call: Call) => Reply | undefined>();
+const handlesSession = new WeakSet<ApiHandler>();
 
-export function signedInAs(user: SignedInUser | null, handler: (call: Call) => Reply | undefined) {
-  const answer = (call: Call): Reply | undefined => {
+export function signedInAs(user: SignedInUser | null, handler: ApiHandler) {
+  const answer: ApiHandler = (call) => {
     if (call.path === "/api/token")
       return user
         ? { data: { accessToken: "token", accessTokenExpire: 900, csrfToken: "csrf" } }

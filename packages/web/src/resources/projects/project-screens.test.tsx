@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Call, type Reply, renderRoutes, stubApi } from "../../screens/test-utils";
+import { type ApiHandler, renderRoutes, stubApi } from "../../screens/test-utils";
 import { Form } from "./project-screens";
 
 const routes = [
@@ -14,7 +14,7 @@ const page = (items: object[]) => ({
   data: { items, pagination: { page: 1, pageSize: 250, total: items.length } },
 });
 
-function stubServer(onSave?: (call: Call) => Reply | undefined) {
+function stubServer(onSave?: ApiHandler) {
   return stubApi((call) => {
     if (call.method === "GET" && call.path === "/api/partners") {
       if (call.search.get("cro") === "true")

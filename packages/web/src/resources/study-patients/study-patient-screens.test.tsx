@@ -4,10 +4,10 @@ import type { SiteOption, StudyPatient } from "@trialdesk/domain";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import {
+  type ApiHandler,
   type Call,
   defaultUser,
   fieldRefusal,
-  type Reply,
   renderRoutes,
   saveWhenReady,
   stubApi,
@@ -51,7 +51,7 @@ const list = (items: unknown[]) => ({
   data: { items, pagination: { page: 1, pageSize: 100, total: items.length } },
 });
 
-function api(extra: (call: Call) => Reply | undefined = () => undefined) {
+function api(extra: ApiHandler = () => undefined) {
   return stubApi((call) => {
     const answer = extra(call);
     if (answer) return answer;
