@@ -3,6 +3,7 @@ import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { Badge } from "../../ui/badge";
+import { codedColumns, codeField, nameField } from "../reference-data";
 
 const yesNo = (flag: boolean) => (flag ? "Yes" : "No");
 
@@ -20,9 +21,7 @@ export function PartnerType({ partner }: { partner: Pick<Partner, "cro" | "spons
 const list: ListDescription<Partner> = {
   resource: "partners",
   columns: [
-    { key: "id", title: "ID", sortable: true, className: "w-20" },
-    { key: "name", title: "Name", sortable: true },
-    { key: "code", title: "Code", sortable: true, className: "w-24" },
+    ...codedColumns,
     { key: "type", title: "Type", format: (partner) => <PartnerType partner={partner} /> },
   ],
   options: { remove: true },
@@ -31,15 +30,9 @@ const list: ListDescription<Partner> = {
 const form: FormDescription<Partial<PartnerInput>> = {
   resource: "partners",
   fields: [
-    { name: "name", label: "Name", required: true },
-    {
-      name: "code",
-      label: "Code",
-      required: true,
-      width: "small",
-      // The spec's hint, word for word.
-      hint: "the code of the therapy area, 2 or 3 characters, unique",
-    },
+    nameField,
+    // The spec's hint, word for word.
+    codeField("the code of the therapy area, 2 or 3 characters, unique"),
     { name: "cro", label: "CRO", kind: "checkbox" },
     { name: "sponsor", label: "Sponsor", kind: "checkbox" },
   ],

@@ -3,6 +3,7 @@ import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { countryName } from "../../ui/country-select";
+import { codeField, nameField } from "../reference-data";
 
 /** Sites (spec §2.5, §3, §5): reference data written by administrators. */
 const list: ListDescription<Site> = {
@@ -30,9 +31,9 @@ const form: FormDescription<Partial<SiteInput>> = {
   // What is sent, checked and stored is the barcode prefix with its separator.
   prepare: prepareSiteForSave,
   fields: [
-    { name: "name", label: "Name", required: true },
+    nameField,
     { name: "shortName", label: "Short name", required: true },
-    { name: "code", label: "Code", required: true, width: "small", hint: "2 to 5 characters, unique" },
+    codeField("2 to 5 characters, unique"),
     {
       name: "barcodePrefix",
       label: "Barcode prefix",

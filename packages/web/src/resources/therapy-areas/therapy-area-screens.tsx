@@ -2,24 +2,20 @@ import { lookupPageSizes, type TherapyArea, type TherapyAreaInput } from "@trial
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { codedColumns, codeField, nameField } from "../reference-data";
 
 /** Therapy areas (spec §2.5, §5). */
 const list: ListDescription<TherapyArea> = {
   resource: "therapy-areas",
-  columns: [
-    { key: "id", title: "ID", sortable: true, className: "w-20" },
-    { key: "name", title: "Name", sortable: true },
-    { key: "code", title: "Code", sortable: true, className: "w-24" },
-    { key: "therapyCategoryName", title: "Category name", sortable: true },
-  ],
+  columns: [...codedColumns, { key: "therapyCategoryName", title: "Category name", sortable: true }],
   options: { remove: true },
 };
 
 const form: FormDescription<Partial<TherapyAreaInput>> = {
   resource: "therapy-areas",
   fields: [
-    { name: "name", label: "Name", required: true },
-    { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
+    nameField,
+    codeField("2 or 3 characters, unique"),
     {
       name: "therapyCategoryId",
       label: "Therapy Category",

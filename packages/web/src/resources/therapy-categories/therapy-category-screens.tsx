@@ -2,25 +2,19 @@ import type { TherapyCategory, TherapyCategoryInput } from "@trialdesk/domain";
 import { type DetailDescription, DetailScreen } from "../../screens/DetailScreen";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { codedColumns, codeField, nameField } from "../reference-data";
 
 /** Therapy categories (spec §2.5, §5). */
 const list: ListDescription<TherapyCategory> = {
   resource: "therapy-categories",
   pageSize: 10,
-  columns: [
-    { key: "id", title: "ID", sortable: true, className: "w-20" },
-    { key: "name", title: "Name", sortable: true },
-    { key: "code", title: "Code", sortable: true, className: "w-24" },
-  ],
+  columns: codedColumns,
   options: { remove: true },
 };
 
 const form: FormDescription<Partial<TherapyCategoryInput>> = {
   resource: "therapy-categories",
-  fields: [
-    { name: "name", label: "Name", required: true },
-    { name: "code", label: "Code", required: true, width: "small", hint: "2 or 3 characters, unique" },
-  ],
+  fields: [nameField, codeField("2 or 3 characters, unique")],
 };
 
 const detail: DetailDescription<TherapyCategory> = {
