@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { chooseSite, expect, type Page, signIn, test, unique } from "./fixtures";
+import { chooseSite, expect, type Page, signIn, staff, test, unique } from "./fixtures";
 
 /**
  * DESIGN §5: the app has no serious axe-core violation. Every built screen, and every popup in its
@@ -148,11 +148,7 @@ test("toasts, the narrow-screen menu and a public detail page signed out", async
 });
 
 test("the worklist and the visit summary grid with its colours and legend (issue 12)", async ({ page }) => {
-  const staff = await page.request.post("/api/auth", {
-    data: { username: "staff@example.com", password: "staff1234" },
-  });
-  expect(staff.ok()).toBeTruthy();
-  await page.goto("/worklist");
+  await signIn(page, "/worklist", staff);
   await chooseSite(page, "BUD");
   await expect(page.getByRole("table", { name: "Worklist" }).getByRole("link").first()).toBeVisible();
   await expectAccessible(page, "/worklist");

@@ -1,10 +1,19 @@
 import { shortTimeoutURL } from "../playwright.config";
-import { admin, chooseSite, expect, newAssignedPatient, type Page, signIn, test, unique } from "./fixtures";
+import {
+  admin,
+  chooseSite,
+  expect,
+  newAssignedPatient,
+  type Page,
+  signIn,
+  staff,
+  test,
+  unique,
+} from "./fixtures";
 
 /** What a coordinator trips over in daily use (issue 15), walked as a person would. */
 
 const select = (page: Page, label: string) => page.getByRole("combobox", { name: label, exact: true });
-const staff = { username: "staff@example.com", password: "staff1234" };
 
 test("the visit editor's required errors and its error bar go as patient, study and visit are chosen", async ({
   page,
@@ -33,9 +42,7 @@ test("the visit editor's required errors and its error bar go as patient, study 
 });
 
 test("a staff user with one site works in it at once; a list they may not see says so", async ({ page }) => {
-  const response = await page.request.post("/api/auth", { data: staff });
-  expect(response.ok()).toBeTruthy();
-  await page.goto("/patients");
+  await signIn(page, "/patients", staff);
   await expect(page.getByTitle("Active site")).toHaveText("BUD - Budapest CRC");
   await expect(page.getByRole("heading", { name: "Patients" })).toBeVisible();
   await expect(page.getByText("Please select a site first")).toHaveCount(0);
@@ -48,7 +55,9 @@ test("a staff user with one site works in it at once; a list they may not see sa
 test("a staff user opening reference data to edit finds every field read-only and no Reset", async ({
   page,
 }) => {
-  const response = await page.request.post("/api/auth", { data: staff });
+  const response = await page.request.post("/api/auth", {
+    data: { username: staff.email, password: staff.password },
+  });
   const headers = { Authorization: `Bearer ${(await response.json()).data.accessToken}` };
   const category = (
     await (await page.request.get("/api/therapy-categories?page=1&pagesize=1", { headers })).json()

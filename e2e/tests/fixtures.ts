@@ -1,11 +1,13 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 export const admin = { email: "admin@example.com", password: "admin1234" };
+/** The demo site coordinator (README): assigned to BUD only. */
+export const staff = { email: "staff@example.com", password: "staff1234" };
 
 /** Signs in through the API (the refresh cookie lands in this page's context), then opens `path`. */
-export async function signIn(page: Page, path = "/") {
+export async function signIn(page: Page, path = "/", user = admin) {
   const response = await page.request.post("/api/auth", {
-    data: { username: admin.email, password: admin.password },
+    data: { username: user.email, password: user.password },
   });
   expect(response.ok()).toBeTruthy();
   await page.goto(path);
@@ -17,6 +19,15 @@ export function unique(): string {
 }
 
 export { expect, type Page };
+
+/** Opens a list row's record by its View action (a link or a button, as the row's menu renders it). */
+export async function openView(row: Locator) {
+  await row
+    .getByRole("link", { name: /View/ })
+    .or(row.getByRole("button", { name: /View/ }))
+    .first()
+    .click();
+}
 
 /**
  * Picks an option of the select labelled `label` as a person does: opens it, types `search` into its

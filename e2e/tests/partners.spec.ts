@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { signIn, test, unique } from "./fixtures";
+import { openView, signIn, test, unique } from "./fixtures";
 
 const detailValue = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
 
@@ -48,11 +48,7 @@ test("create, edit and view a partner: hint, code clean-up, CRO and amber Sponso
   const sponsor = flagged.getByText("Sponsor", { exact: true });
   await expect(sponsor).toBeVisible();
   await expect(sponsor).toHaveClass(/amber/);
-  await flagged
-    .getByRole("link", { name: /View/ })
-    .or(flagged.getByRole("button", { name: /View/ }))
-    .first()
-    .click();
+  await openView(flagged);
   await expect(detailValue(page, "ID")).toHaveText(/^\d+$/);
   await expect(detailValue(page, "Name")).toHaveText(name);
   await expect(detailValue(page, "Code")).toHaveText(code);

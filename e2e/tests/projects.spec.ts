@@ -1,4 +1,4 @@
-import { choose, expect, type Page, signIn, test, unique } from "./fixtures";
+import { choose, expect, openView, type Page, signIn, test, unique } from "./fixtures";
 
 const tab = (page: Page, name: string) => page.getByRole("tab", { name: new RegExp(`^${name}`) });
 
@@ -112,11 +112,7 @@ test("create a project through all five tabs: internal code, badges, banner, fir
   await expect(row).toContainText(`Project ${id}`);
   await expect(row).toContainText(`NRTHLXAST${id.slice(-3)}`);
   await expect(row).toContainText("II");
-  await row
-    .getByRole("button", { name: /View/ })
-    .or(row.getByRole("link", { name: /View/ }))
-    .first()
-    .click();
+  await openView(row);
   const details = page.locator("dl");
   for (const text of ["RECRUITING", "Nordic Trials", "Helix Biotech", "Asthma", "Aeroxin", "EUR", "1500.5"]) {
     await expect(details).toContainText(text);

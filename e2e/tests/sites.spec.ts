@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { signIn, test, unique } from "./fixtures";
+import { openView, signIn, test, unique } from "./fixtures";
 
 /** The value of a detail row, found by its label. */
 const detailValue = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
@@ -77,11 +77,7 @@ test("create, edit and view a site: hints, code and barcode prefix clean-up, the
   await expect(row).toContainText(code);
   await expect(row).toContainText("FI");
   await expect(row).toContainText("Helsinki");
-  await row
-    .getByRole("link", { name: /View/ })
-    .or(row.getByRole("button", { name: /View/ }))
-    .first()
-    .click();
+  await openView(row);
   await expect(detailValue(page, "Name")).toHaveText(name);
   await expect(detailValue(page, "Code")).toHaveText(code);
   await expect(detailValue(page, "Barcode prefix")).toHaveText(`${prefix}-`);

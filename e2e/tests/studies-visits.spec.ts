@@ -1,4 +1,4 @@
-import { choose, expect, signIn, test } from "./fixtures";
+import { choose, expect, openView, signIn, test } from "./fixtures";
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -66,11 +66,7 @@ test("create a study: the working name follows project and variant; dates typed 
   const row = page.getByRole("row").filter({ hasText: "TD-2025-002_SECONDARY" });
   await expect(row).toContainText("SECONDARY");
   await expect(row).toContainText("2025-09-01");
-  await row
-    .getByRole("link", { name: /View/ })
-    .or(row.getByRole("button", { name: /View/ }))
-    .first()
-    .click();
+  await openView(row);
   await expect(page.getByText("LUNG-TARGET II", { exact: true })).toBeVisible();
   await expect(page.getByText("TO START", { exact: true })).toBeVisible();
 });
@@ -131,11 +127,7 @@ test("create visits: type 50 is disabled once the study has a randomisation visi
   await expect(randomisation.getByRole("img", { name: "Mandatory" })).toBeVisible();
   const week4 = page.getByRole("row").filter({ hasText: "Week 4" });
   await expect(week4.getByRole("img", { name: "Mandatory" })).toHaveCount(0);
-  await randomisation
-    .getByRole("link", { name: /View/ })
-    .or(randomisation.getByRole("button", { name: /View/ }))
-    .first()
-    .click();
+  await openView(randomisation);
   await expect(page.getByText("TD-2025-001", { exact: true })).toBeVisible();
   await expect(page.getByText("Yes", { exact: true })).toBeVisible();
 });

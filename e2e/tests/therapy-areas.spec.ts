@@ -1,4 +1,4 @@
-import { expect, signIn, test, unique } from "./fixtures";
+import { expect, openView, signIn, test, unique } from "./fixtures";
 
 test("create a therapy area in a category, view it and remove it", async ({ page }) => {
   const id = unique();
@@ -30,11 +30,7 @@ test("create a therapy area in a category, view it and remove it", async ({ page
   await page.goto(`/therapy-areas?searchTerm=${id}`);
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("Oncology");
-  await row
-    .getByRole("button", { name: /View/ })
-    .or(row.getByRole("link", { name: /View/ }))
-    .first()
-    .click();
+  await openView(row);
   await expect(page.getByText(/Oncology \(\d+\)/)).toBeVisible();
 
   await page.goto(`/therapy-areas?searchTerm=${id}`);

@@ -1,4 +1,4 @@
-import { expect, signIn, test, unique } from "./fixtures";
+import { expect, openView, signIn, test, unique } from "./fixtures";
 
 test("create, edit, view and remove a therapy category through the screens", async ({ page }) => {
   const id = unique();
@@ -78,11 +78,7 @@ test("create, edit, view and remove a therapy category through the screens", asy
 
   await page.goto(`/therapy-categories?searchTerm=${id}`);
   const renamed = page.getByRole("row").filter({ hasText: `${name} renamed` });
-  await renamed
-    .getByRole("button", { name: /View/ })
-    .or(renamed.getByRole("link", { name: /View/ }))
-    .first()
-    .click();
+  await openView(renamed);
   await expect(page).toHaveURL(/\/therapy-categories\/thc-[0-9a-f-]+$/);
   for (const label of ["Id", "Uuid", "Name", "Code"]) {
     await expect(page.getByText(label, { exact: true }).first()).toBeVisible();

@@ -1,14 +1,12 @@
-import { chooseSite, expect, type Page, test } from "./fixtures";
+import type { Locator } from "@playwright/test";
+import { chooseSite, expect, signIn, staff, test } from "./fixtures";
 
-/** The demo site coordinator (README): assigned to BUD only. */
-const staff = { email: "staff@example.com", password: "staff1234" };
-
-async function signInAsStaff(page: Page, path: string) {
-  const response = await page.request.post("/api/auth", {
-    data: { username: staff.email, password: staff.password },
-  });
-  expect(response.ok()).toBeTruthy();
-  await page.goto(path);
+/** A worklist row's cells, and the patient's barcode and the visit's name as they show them. */
+async function rowKeys(row: Locator) {
+  const cells = row.getByRole("cell");
+  const barcode = (await cells.nth(0).textContent())?.match(/[A-Z0-9]+-\d{6}/)?.[0] as string;
+  const visitName = (await cells.nth(2).textContent()) as string;
+  return { cells, barcode, visitName };
 }
 
 /** Today in the browser, as the date field takes it. */
@@ -19,7 +17,7 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
 }) => {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  await signInAsStaff(page, "/");
+  await signIn(page, "/", staff);
   await chooseSite(page, "BUD");
 
   // Home: the active site's overdue visits, leading to the worklist filtered so.
@@ -47,9 +45,7 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
   // A visit after the first (its window spans days): done late it becomes Out of window, while a
   // first visit's recorded date is day 0 itself, so it would be done.
   const row = rows.filter({ hasText: " – " }).first();
-  const cells = row.getByRole("cell");
-  const barcode = (await cells.nth(0).textContent())?.match(/[A-Z0-9]+-\d{6}/)?.[0] as string;
-  const visitName = (await cells.nth(2).textContent()) as string;
+  const { cells, barcode, visitName } = await rowKeys(row);
   expect(barcode).toBeTruthy();
   await expect(cells.nth(3)).toHaveText(/^\d{1,2} [A-Z][a-z]{2}( \d{4})? – \d{1,2} [A-Z][a-z]{2} \d{4}$/);
 
@@ -88,7 +84,7 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
 test("Record visit on a booking opens the booked visit, and completing it inside its window makes it done", async ({
   page,
 }) => {
-  await signInAsStaff(page, "/worklist?state=booked");
+  await signIn(page, "/worklist?state=booked", staff);
   await chooseSite(page, "BUD");
   const table = page.getByRole("table", { name: "Worklist" });
   const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
@@ -96,9 +92,7 @@ test("Record visit on a booking opens the booked visit, and completing it inside
   await expect(rows.filter({ hasNotText: "Booked" })).toHaveCount(0);
   // A booking inside its window (no amber note in Booked for).
   const row = rows.filter({ hasNotText: "Outside the planned window" }).first();
-  const cells = row.getByRole("cell");
-  const barcode = (await cells.nth(0).textContent())?.match(/[A-Z0-9]+-\d{6}/)?.[0] as string;
-  const visitName = (await cells.nth(2).textContent()) as string;
+  const { barcode, visitName } = await rowKeys(row);
   await row.getByRole("link", { name: /^Record visit/ }).click();
 
   await expect(page).toHaveURL(/\/patient-visits\/pv-[0-9a-f-]+\/edit\?returnTo=/);
