@@ -47,6 +47,22 @@ import { emptyUser, normalizeUser, userSchema, validateUser } from "./resources/
 import { emptyVisit, normalizeVisit, validateVisit, visitSchema } from "./resources/visits";
 import type { FieldErrors } from "./validation";
 
+// Each registered resource's module: its types and rules are the package's exports (index.ts
+// re-exports this file), and its rules are listed below, so a new resource is added here alone.
+export * from "./resources/monitors";
+export * from "./resources/partners";
+export * from "./resources/patient-visits";
+export * from "./resources/patients";
+export * from "./resources/projects";
+export * from "./resources/sites";
+export * from "./resources/studies";
+export * from "./resources/study-patients";
+export * from "./resources/studyplans";
+export * from "./resources/therapy-areas";
+export * from "./resources/therapy-categories";
+export * from "./resources/users";
+export * from "./resources/visits";
+
 /**
  * The rules of each registered resource (issue 16), kept apart from the registry so the web's first
  * screen, which reads the registry for its menu, does not load every schema.
