@@ -74,7 +74,8 @@ async function ownDatabase() {
 /** The hand-written SQL's connection: a plain pg pool as large as the server's, or PGlite itself. */
 async function openRaw(url: string | null, dataDir: string): Promise<Raw & { close: () => Promise<void> }> {
   if (url) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // The server's session settings (no JIT), so the floor differs from it by the app alone.
+    const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
     return {
       query: async (text, params) => (await pool.query(text, params)).rows,
       transaction: async (work) => {
@@ -314,7 +315,7 @@ async function runSize(size: BenchSize) {
     const matching = async (query: Raw["query"], word: string) =>
       (
         await query(
-          "select coalesce(array_agg(id), '{}') as ids from patients where search_text ilike '%' || lower($1) || '%'",
+          "select coalesce(array_agg(id), '{}') as ids from patients where search_text like '%' || lower($1) || '%'",
           [word],
         )
       )[0].ids;

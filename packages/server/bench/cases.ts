@@ -102,9 +102,10 @@ function patientPage(raw: Raw, where: string, params: unknown[], order: string, 
 }
 
 const likeWord = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-/** Every word in the name, barcode, SSN or a phone (the patient search of decision 67), by trigrams. */
+/** Every word in the name, barcode, SSN or a phone (the patient search of decision 67), by trigrams
+ * (the search text is kept in lower case, so LIKE on the lowered word). */
 function searchWhere(words: string[], first: number) {
-  return words.map((_, i) => `search_text ilike $${first + i}`).join(" and ");
+  return words.map((_, i) => `search_text like lower($${first + i})`).join(" and ");
 }
 
 /** The cases of the issue; `auth` signs a read in, `write` a save (with the CSRF token). */
@@ -232,7 +233,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
       },
       raw: async (raw) => {
         const asOf = new Date().toISOString().slice(0, 10);
-        const [columns, patients, cells] = await Promise.all([
+        const [columns, patients] = await Promise.all([
           // The study's visits in plan order, each with the entry that places it.
           raw.query(
             `select v.id, v.name as "visitName", v.visit_type_id as "visitType", e.sequence,
@@ -244,26 +245,24 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
              where v.study_id = $1 order by e.sequence nulls last, v.id`,
             [f.summaryStudyId],
           ),
+          // Each shown assignment's patient by id and its stored windows, packed: visit, kind, days
+          // from asOf, outside flag.
           raw.query(
-            `select a.id, p.uuid, p.barcode, p.first_name, p.last_name, a.screen_nr, a.active
+            `select p.uuid, p.barcode, p.first_name, p.last_name, a.screen_nr, a.active,
+               (select string_agg(concat(vs.visit_id, ',',
+                  array_position('{${visitKinds.join(",")}}'::text[], vs.kind::text) - 1, ',',
+                  vs.visit_date - $3::date, ',', vs.expected_date - $3::date,
+                  case when vs.booked_outside_window then ',1' end), ';')
+                from visit_schedule vs where vs.study_patient_id = a.id) as cells
              from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
                from study_patients sp where sp.study_id = $1 order by sp.patient_id, sp.active desc, sp.id desc) a
-             join patients p on p.id = a.patient_id where p.recorder_site_id = $2
-             order by a.screen_nr nulls last, p.last_name, p.first_name, p.id`,
-            [f.summaryStudyId, f.siteId],
-          ),
-          // The stored windows, packed per assignment: visit, kind, days from asOf, outside flag.
-          raw.query(
-            `select study_patient_id as id, string_agg(concat(visit_id, ',',
-               array_position('{${visitKinds.join(",")}}'::text[], kind::text) - 1,
-               ',', visit_date - $2::date, ',', expected_date - $2::date,
-               case when booked_outside_window then ',1' end), ';') as cells
-             from visit_schedule where study_id = $1 group by study_patient_id`,
-            [f.summaryStudyId, asOf],
+             cross join lateral (select p.uuid, p.barcode, p.first_name, p.last_name from patients p
+               where p.id = a.patient_id and p.recorder_site_id = $2 offset 0) p
+             order by a.screen_nr nulls last, p.last_name, p.first_name, a.patient_id`,
+            [f.summaryStudyId, f.siteId, asOf],
           ),
         ]);
         // The answer is JSON, as the server's is: one array per patient.
-        const cellsOf = new Map(cells.map((c) => [c.id, c.cells]));
         const rows = patients.map((p) => [
           p.uuid,
           p.barcode,
@@ -271,7 +270,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
           p.last_name,
           p.screen_nr,
           p.active,
-          cellsOf.get(p.id) ?? "",
+          p.cells ?? "",
         ]);
         return JSON.stringify({ studyVisits: columns, asOf, rows }).length;
       },

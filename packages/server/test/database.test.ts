@@ -45,6 +45,13 @@ describe.each(databaseKinds)("the schema on %s", (kind) => {
     }
   });
 
+  it.runIf(kind === "postgres")(
+    "runs its statements without JIT compiling, which costs more than it saves",
+    async () => {
+      expect(await run(sql`select current_setting('jit') as jit`)).toEqual([{ jit: "off" }]);
+    },
+  );
+
   it("indexes every foreign key", async () => {
     const rows = await run(sql`
       select c.conrelid::regclass::text as tbl, a.attname as col

@@ -255,6 +255,8 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
       ).body.data.items.map((r) => r.firstName);
     expect(await search("wiśniewsk")).toEqual(["Zoé", "Ádám"]);
     expect(await search("Wiśniewski Ádám")).toEqual(["Ádám"]);
+    // The search text is kept in lower case; a word typed in capitals finds it all the same.
+    expect(await search("WIŚNIEWSKI ÁDÁM")).toEqual(["Ádám"]);
     expect(await search(zoe.barcode)).toEqual(["Zoé"]);
     expect(await search("654")).toEqual(["Zoé"]);
     expect(await search("600 8000")).toEqual(["Ádám"]);

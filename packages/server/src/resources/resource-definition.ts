@@ -110,6 +110,8 @@ export type ResourceDescription<Input extends Row = Row> = {
   defaultDirection?: "asc" | "desc";
   /** Columns the list's searchTerm matches with ILIKE (each trigram-indexed). */
   search: (PgColumn | SQL)[];
+  /** The search columns hold lower-case text only, so LIKE on the lowered word serves (faster). */
+  searchLowerCase?: boolean;
   /**
    * Each typed word (up to 5) must appear in one of the search columns, so "Kiss Anna" finds Anna
    * Kiss; otherwise the whole term must appear in one of them.

@@ -37,6 +37,17 @@ export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
 /** A typed term as plain text inside an ILIKE pattern (%, _ and \\ match themselves). */
 export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * A column that contains a typed word, whatever its case. A column kept in lower case (the patient
+ * search text) is matched with LIKE on the lowered word: the trigram index serves it as it serves
+ * ILIKE, without lowering each candidate row (a barcode's ~6,700 candidates: 12.6 → 9.2 ms; "an" at a
+ * 50,000-patient site: 100 → 38 ms; issue 14).
+ */
+export function containsWord(column: SQLWrapper, word: string, lowerCase = false): SQL {
+  const pattern = `%${escapeLike(word)}%`;
+  return lowerCase ? sql`${column} like lower(${pattern})` : sql`${column} ilike ${pattern}`;
+}
+
 /** One key of a keyset order: the sorted expression, and whether it can be null. */
 export type KeysetKey = { key: SQLWrapper; nullable: boolean };
 

@@ -17,7 +17,6 @@ import {
   desc,
   eq,
   getTableColumns,
-  ilike,
   is,
   or,
   SQL,
@@ -42,7 +41,7 @@ import {
   type Selection,
   type WriteContext,
 } from "./resource-definition";
-import { escapeLike, type KeysetKey, keysetAfter, parseQuery, zodFieldErrors } from "./resource-query";
+import { containsWord, type KeysetKey, keysetAfter, parseQuery, zodFieldErrors } from "./resource-query";
 
 const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
 /** Rows an export reads at a time. */
@@ -200,7 +199,9 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const parts = def.searchByWord ? term.split(/\s+/).slice(0, maxSearchWords) : [term];
       conditions.push(
         and(
-          ...parts.map((part) => or(...def.search.map((column) => ilike(column, `%${escapeLike(part)}%`)))),
+          ...parts.map((part) =>
+            or(...def.search.map((column) => containsWord(column, part, def.searchLowerCase))),
+          ),
         ),
       );
     }

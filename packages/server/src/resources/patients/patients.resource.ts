@@ -187,6 +187,7 @@ export const patientsResource = defineResource<PatientInput>({
    * index (a 50,000-patient site: "kovacs anna" 200 → 1 ms; decision 134).
    */
   search: [patients.searchText],
+  searchLowerCase: true,
   searchByWord: true,
   filters: {
     /** The active site's patients; a site that is not the user's gives no rows (scope). */

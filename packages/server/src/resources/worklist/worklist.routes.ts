@@ -22,7 +22,7 @@ import type { Deps } from "../../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
-import { escapeLike, exportBatchSize, keysetAfter, parseQuery } from "../resource";
+import { containsWord, exportBatchSize, keysetAfter, parseQuery } from "../resource";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
@@ -99,6 +99,8 @@ const visit = lookup("visits", "visit_id");
 
 /** Patients a word may match and still be passed on as a list of ids (beyond: a subquery). */
 const listedPatientsBound = 2_000;
+/** The patient search's text (decision 134), kept in lower case. */
+const searchText = sql`p.search_text`;
 
 /**
  * Every typed word must match the patient (name, barcode, SSN or phone: the patient search's text),
@@ -110,15 +112,14 @@ const listedPatientsBound = 2_000;
 async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
   const words = (text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
   if (words.length === 0) return sql`true`;
-  const pattern = (word: string) => `%${escapeLike(word)}%`;
   const [found] = await queryRows<Record<string, number[]>>(
     db,
     sql`select ${sql.join(
       words.map(
-        (word, i) => sql`array(select p.id from patients p where p.search_text ilike ${pattern(word)}
+        (word, i) => sql`array(select p.id from patients p where ${containsWord(searchText, word, true)}
             limit ${listedPatientsBound + 1}) as ${sql.identifier(`p${i}`)},
-          array(select s.id from studies s where s.working_name ilike ${pattern(word)}) as ${sql.identifier(`s${i}`)},
-          array(select v.id from visits v where v.name ilike ${pattern(word)}) as ${sql.identifier(`v${i}`)}`,
+          array(select s.id from studies s where ${containsWord(sql`s.working_name`, word)}) as ${sql.identifier(`s${i}`)},
+          array(select v.id from visits v where ${containsWord(sql`v.name`, word)}) as ${sql.identifier(`v${i}`)}`,
       ),
       sql`, `,
     )}`,
@@ -130,7 +131,7 @@ async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
       const patientIds = found[`p${i}`];
       const byPatient =
         patientIds.length > listedPatientsBound
-          ? sql`vs.patient_id in (select p.id from patients p where p.search_text ilike ${pattern(word)})`
+          ? sql`vs.patient_id in (select p.id from patients p where ${containsWord(searchText, word, true)})`
           : anyOf("vs.patient_id", patientIds);
       return (
         or(byPatient, anyOf("vs.study_id", found[`s${i}`]), anyOf("vs.visit_id", found[`v${i}`])) ??
