@@ -447,7 +447,9 @@ for (const run of runs) {
   );
   console.table(
     run.results.map((r) => {
-      if (r.one && (r.one.p95 >= 25 || r.one.errors > 0 || r.many.errors > 0) && r.call !== "sign-in")
+      // The targets: 25 ms p95 for every list, search, detail and save; 150 ms for the visit summary.
+      const target = r.call.startsWith("visit summary") ? 150 : 25;
+      if (r.one && (r.one.p95 >= target || r.one.errors > 0 || r.many.errors > 0) && r.call !== "sign-in")
         failed = true;
       return {
         call: r.call,
@@ -496,6 +498,6 @@ writeFileSync(
   `${JSON.stringify({ at: new Date().toISOString(), seconds, cpus: os.cpus().length, runs }, null, 2)}\n`,
 );
 console.log(
-  `\nWritten to ${path.relative(process.cwd(), file)}${failed ? "; some calls missed p95 < 25 ms or had errors" : ""}`,
+  `\nWritten to ${path.relative(process.cwd(), file)}${failed ? "; some calls missed their p95 target (25 ms; the summary 150 ms) or had errors" : ""}`,
 );
 process.exit(failed ? 1 : 0);

@@ -47,6 +47,9 @@ const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
 /** Rows an export reads at a time. */
 export const exportBatchSize = 500;
 const maxInt = 2_147_483_647;
+/** The list query's field for the bounded count, beside the page's own fields. */
+const totalField = "listTotal";
+
 /** Words of a search term that count when a resource searches by word. */
 const maxSearchWords = 5;
 
@@ -261,30 +264,40 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         .where(where)
         .limit(countBound + 1)
         .as("bounded");
-      const counting = db.select({ total: count() }).from(bounded) as unknown as Promise<{ total: number }[]>;
+      // The count rides along with the page's rows, computed once (one round trip, not two: issue 14);
+      // only a page past the end, which has no row to carry it, asks for it on its own.
+      const withTotal = {
+        ...shape.fields,
+        [totalField]: sql<number>`(select count(*)::int from ${bounded})`,
+      };
 
       // One row past the page tells whether more follow. Deep pages skip over ids read from an index
       // alone, and only the page's own rows are joined and have their derived values computed.
-      let reading: Promise<Row[]>;
+      let reading: Promise<(Row & { [totalField]: number })[]>;
       if (keepsRows) {
         const pageIds = base({ id: table.id }, readsOtherTables([where, keys], table))
           .where(where)
           .orderBy(...orderBy)
           .limit(pageSize + 1)
           .offset(offset);
-        reading = select(db, format)
+        reading = select(db, format, withTotal)
           .where(sql`${table.id} = any(array(${pageIds}))`)
-          .orderBy(...orderBy) as Promise<Row[]>;
+          .orderBy(...orderBy) as never;
       } else {
-        reading = select(db, format)
+        reading = select(db, format, withTotal)
           .where(where)
           .orderBy(...orderBy)
           .limit(pageSize + 1)
-          .offset(offset) as Promise<Row[]>;
+          .offset(offset) as never;
       }
-      const [read, totals] = await Promise.all([reading, counting]);
-      const rows = read.slice(0, pageSize);
-      const counted = Number(totals[0]?.total ?? 0);
+      const read = await reading;
+      const rows = read.slice(0, pageSize).map(({ [totalField]: _, ...row }) => row as Row);
+      const counted =
+        read.length > 0
+          ? Number(read[0][totalField])
+          : Number(
+              ((await db.select({ total: count() }).from(bounded)) as { total: number }[])[0]?.total ?? 0,
+            );
       const total =
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const items = def.expand && rows.length > 0 ? await def.expand(db, rows, format) : rows;

@@ -97,6 +97,10 @@ const patient = lookup("patients", "patient_id");
 const study = lookup("studies", "study_id");
 const visit = lookup("visits", "visit_id");
 
+/** A count per state, named apart from the row's own fields when it rides along with the rows. */
+const countKey = <S extends WorklistState>(state: S) => `count:${state}` as const;
+type Counts = { [S in WorklistState as `count:${S}`]: number };
+
 /** Patients a word may match and still be passed on as a list of ids (beyond: a subquery). */
 const listedPatientsBound = 2_000;
 /** The patient search's text (decision 134), kept in lower case. */
@@ -219,15 +223,19 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       );
     const counted = (state: WorklistState) =>
       sql`(select count(*)::int from (select 1 from visit_schedule vs
-        where ${rowsOf[state]} and ${common} limit ${countBound + 1}) c) as ${sql.identifier(state)}`;
-    /** Rows in order: each asked state's first rows (after `after`, if given), merged. */
-    const rows = (limit: number, offset: number, after: SQL = sql`true`) => {
+        where ${rowsOf[state]} and ${common} limit ${countBound + 1}) c) as ${sql.identifier(countKey(state))}`;
+    const countFields = sql.join(worklistStates.map(counted), sql`, `);
+    /**
+     * Rows in order: each asked state's first rows (after `after`, if given), merged; `withCounts`
+     * adds the counts per state to every row, computed once (one round trip for a page, issue 14).
+     */
+    const rows = (limit: number, offset: number, after: SQL = sql`true`, withCounts = false) => {
       const branches = states.map(
         (state) => sql`(select vs.id, vs.window_end, ${state}::text as state from visit_schedule vs
           where ${rowsOf[state]} and ${common} and ${after}
           order by ${order("vs")} limit ${offset + limit})`,
       );
-      return queryRows<WorklistRow & { keysetWindowEnd: string | null; keysetId: number }>(
+      return queryRows<WorklistRow & Counts & { keysetWindowEnd: string | null; keysetId: number }>(
         deps.db,
         sql`select vs.study_patient_id || '-' || vs.visit_id as "rowId",
             vs.patient_id as "patientId", ${patient("uuid")} as "patientUuid", ${patient("barcode")} as barcode,
@@ -240,18 +248,14 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
             vs.patient_visit_id as "patientVisitId",
             ${lookup("patient_visits", "patient_visit_id")("uuid")} as "patientVisitUuid",
             vs.visit_date::text as "visitDate", vs.visit_status as "visitStatus",
-            vs.window_end::text as "keysetWindowEnd", vs.id as "keysetId"
+            vs.window_end::text as "keysetWindowEnd", vs.id as "keysetId"${withCounts ? sql`, ${countFields}` : sql``}
           from (select * from (${sql.join(branches, sql` union all `)}) b
             order by ${order("b")} limit ${limit} offset ${offset}) w
           join visit_schedule vs on vs.id = w.id
           order by ${order("w")}`,
       );
     };
-    const counts = () =>
-      queryRows<Record<WorklistState, number>>(
-        deps.db,
-        sql`select ${sql.join(worklistStates.map(counted), sql`, `)}`,
-      );
+    const counts = () => queryRows<Counts>(deps.db, sql`select ${countFields}`);
     return { states, rows, counts, desc };
   }
 
@@ -264,14 +268,16 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       const page = q.page ?? 1;
       const pageSize = q.pagesize ?? deps.config.defaultPageSize;
       const worklist = await worklistOf(user, q);
-      const [countRows, read] = await Promise.all([
-        worklist.counts(),
-        worklist.rows(pageSize, (page - 1) * pageSize),
-      ]);
-      const items: WorklistRow[] = read.map(({ keysetWindowEnd: _, keysetId: __, ...row }) => row);
+      const read = await worklist.rows(pageSize, (page - 1) * pageSize, undefined, true);
+      // A page past the end has no row to carry the counts: they are asked on their own.
+      const countRow = read[0] ?? (await worklist.counts())[0];
       const counts = Object.fromEntries(
-        worklistStates.map((state) => [state, Number(countRows[0]?.[state] ?? 0)]),
+        worklistStates.map((state) => [state, Number(countRow?.[countKey(state)] ?? 0)]),
       ) as Record<WorklistState, number>;
+      const items: WorklistRow[] = read.map(
+        ({ keysetWindowEnd: _, keysetId: __, ...row }) =>
+          Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith("count:"))) as WorklistRow,
+      );
       const total = worklist.states.reduce((sum, s) => sum + counts[s], 0);
       const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
       return send(request, reply, data);
