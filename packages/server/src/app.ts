@@ -12,6 +12,7 @@ import { tokenService } from "./auth/tokens";
 import { type Config, trustProxyOption } from "./config";
 import type { Db } from "./db/client";
 import type { Deps } from "./deps";
+import { compressionThreshold, registerJsonCompression } from "./http/compression";
 import { failure } from "./http/envelope";
 import { registerErrorHandler } from "./http/error-handler";
 import { healthRoutes } from "./http/health";
@@ -98,10 +99,11 @@ export async function buildApp(options: {
     hsts: false,
   });
   await app.register(fastifyCookie);
-  // gzip/brotli for JSON, the static web app and streams above 1 KB (issue 14: the visit summary is
-  // megabytes of JSON). Brotli's default quality 11 costs seconds on such a body; 4 is near gzip's speed.
+  // gzip/brotli for JSON (in one call each, registerJsonCompression), the static web app and streams
+  // above 1 KB (issue 14). Brotli's default quality 11 costs seconds on megabytes; 4 is near gzip's speed.
+  registerJsonCompression(app);
   await app.register(fastifyCompress, {
-    threshold: 1024,
+    threshold: compressionThreshold,
     encodings: ["br", "gzip"],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });

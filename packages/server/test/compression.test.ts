@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chosenEncoding } from "../src/http/compression";
 import { createTherapyCategory } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 
@@ -48,6 +49,26 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
     const br = await list("br;q=1, gzip;q=0.5");
     expect(br.headers["content-encoding"]).toBe("br");
     expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString("utf8")).data).toEqual(body.data);
+    expect(Number(br.headers["content-length"])).toBe(br.rawPayload.length);
+    // Caches keep the encodings apart; a client refusing brotli gets gzip, refusing both gets neither.
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect((await list("br;q=0, *")).headers["content-encoding"]).toBe("gzip");
+    expect((await list("br;q=0, gzip;q=0")).headers["content-encoding"]).toBeUndefined();
+    expect((await list("identity")).headers["content-encoding"]).toBeUndefined();
+  });
+
+  it.each([
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip", "gzip"],
+    ["gzip;q=1, br;q=0.8", "gzip"],
+    ["BR", "br"],
+    ["*", "br"],
+    ["*;q=0, gzip", "gzip"],
+    ["deflate", null],
+    ["", null],
+    [undefined, null],
+  ])("answers %j with the encoding %j", (header, encoding) => {
+    expect(chosenEncoding(header)).toBe(encoding);
   });
 
   it("leaves answers alone for clients that ask for none, and small answers (below 1 KB)", async () => {
