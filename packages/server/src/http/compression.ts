@@ -35,6 +35,16 @@ export function chosenEncoding(header: string | string[] | undefined): "br" | "g
  * left to @fastify/compress, which skips an answer that already has an encoding.
  */
 export function registerJsonCompression(app: FastifyInstance) {
+  // API routes answer JSON, which the hook below compresses: @fastify/compress's per-request hooks
+  // (its stream, and a check for compressed request bodies on routes that take none) are left off
+  // them. CSV exports stream and the API docs serve files: those keep the plugin.
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api/") || route.url.startsWith("/api/docs") || route.url.endsWith("/export"))
+      return;
+    route.compress ??= false;
+    const methods = [route.method].flat();
+    if (methods.every((method) => method === "GET" || method === "HEAD")) route.decompress ??= false;
+  });
   app.addHook("onSend", async (request, reply, payload) => {
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
     if (request.method === "HEAD" || reply.hasHeader("content-encoding")) return payload;
