@@ -1,5 +1,3 @@
-import zlib from "node:zlib";
-import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyHelmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
@@ -12,7 +10,7 @@ import { tokenService } from "./auth/tokens";
 import { type Config, trustProxyOption } from "./config";
 import type { Db } from "./db/client";
 import type { Deps } from "./deps";
-import { compressionThreshold, registerJsonCompression } from "./http/compression";
+import { registerCompression } from "./http/compression";
 import { failure } from "./http/envelope";
 import { registerErrorHandler } from "./http/error-handler";
 import { healthRoutes } from "./http/health";
@@ -99,14 +97,7 @@ export async function buildApp(options: {
     hsts: false,
   });
   await app.register(fastifyCookie);
-  // gzip/brotli for JSON (in one call each, registerJsonCompression), the static web app and streams
-  // above 1 KB (issue 14). Brotli's default quality 11 costs seconds on megabytes; 4 is near gzip's speed.
-  registerJsonCompression(app);
-  await app.register(fastifyCompress, {
-    threshold: compressionThreshold,
-    encodings: ["br", "gzip"],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  await registerCompression(app);
   await registerOpenApi(app);
   registerGuards(app, deps);
 

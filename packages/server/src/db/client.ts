@@ -116,7 +116,6 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-
   const db = drizzlePg({ client: pool, casing });
   return {
     db: db as unknown as Db,

@@ -1,12 +1,15 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import fastifyCompress from "@fastify/compress";
 import type { FastifyInstance } from "fastify";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /** Answers smaller than this go out as they are: compressing them saves less than it costs. */
-export const compressionThreshold = 1024;
+const compressionThreshold = 1024;
+/** Brotli's default quality 11 costs seconds on megabytes of JSON; 4 is near gzip's speed. */
+const brotliQuality = 4;
 
 /**
  * The encoding a client accepts that we send: brotli, else gzip, by the client's q-values (ties go to
@@ -28,13 +31,14 @@ export function chosenEncoding(header: string | string[] | undefined): "br" | "g
 }
 
 /**
- * Compresses the API's JSON answers in one call each (issue 14). @fastify/compress streams every
- * answer through a compressor, which cost a quarter of the process's time on a list of 50 patients
- * under load; a whole body at once, with its size as brotli's hint, costs a fraction of that (and the
- * 1.3 MB visit summary compresses in half the time). Streams (CSV exports) and the static web app are
- * left to @fastify/compress, which skips an answer that already has an encoding.
+ * gzip or brotli for answers above 1 KB (issue 14). The API's JSON answers are compressed in one call
+ * each: @fastify/compress streams every answer through a compressor, which cost a quarter of the
+ * process's time on a list of 50 patients under load; a whole body at once, with its size as brotli's
+ * hint, costs a fraction of that (and the 1.3 MB visit summary compresses in half the time). Streams
+ * (CSV exports) and the static web app are left to @fastify/compress, which skips an answer that
+ * already has an encoding.
  */
-export function registerJsonCompression(app: FastifyInstance) {
+export async function registerCompression(app: FastifyInstance) {
   // API routes answer JSON, which the hook below compresses: @fastify/compress's per-request hooks
   // (its stream, and a check for compressed request bodies on routes that take none) are left off
   // them. CSV exports stream and the API docs serve files: those keep the plugin.
@@ -49,8 +53,8 @@ export function registerJsonCompression(app: FastifyInstance) {
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
     if (request.method === "HEAD" || reply.hasHeader("content-encoding")) return payload;
     if (!String(reply.getHeader("content-type") ?? "").startsWith("application/json")) return payload;
-    const body = typeof payload === "string" ? Buffer.from(payload) : payload;
-    if (body.length < compressionThreshold) return payload;
+    const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+    if (size < compressionThreshold) return payload;
     const vary = reply.getHeader("vary");
     if (!vary) reply.header("vary", "accept-encoding");
     else if (!/accept-encoding/i.test(String(vary))) reply.header("vary", `${vary}, accept-encoding`);
@@ -58,15 +62,19 @@ export function registerJsonCompression(app: FastifyInstance) {
     if (!encoding) return payload;
     const compressed =
       encoding === "br"
-        ? await brotli(body, {
+        ? await brotli(payload, {
             params: {
-              // Quality 11 (the default) costs seconds on megabytes; 4 is near gzip's speed.
-              [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
             },
           })
-        : await gzip(body);
+        : await gzip(payload);
     reply.header("content-encoding", encoding).header("content-length", compressed.length);
     return compressed;
+  });
+  await app.register(fastifyCompress, {
+    threshold: compressionThreshold,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality } },
   });
 }

@@ -9,25 +9,12 @@ import {
   resourceRegistry,
   uuidPrefixes,
 } from "@trialdesk/domain";
-import {
-  and,
-  asc,
-  Column,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  is,
-  or,
-  SQL,
-  type SQLWrapper,
-  sql,
-} from "drizzle-orm";
+import { and, asc, Column, desc, eq, getTableColumns, is, or, SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
-import type { Db, Tx } from "../db/client";
+import { type Db, queryRows, type Tx } from "../db/client";
 import { cellText, parseCsvColumns } from "../http/csv";
 import { databaseError } from "../http/database-errors";
 import { conflict, notFound, validationError } from "../http/errors";
@@ -266,10 +253,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         .as("bounded");
       // The count rides along with the page's rows, computed once (one round trip, not two: issue 14);
       // only a page past the end, which has no row to carry it, asks for it on its own.
-      const withTotal = {
-        ...shape.fields,
-        [totalField]: sql<number>`(select count(*)::int from ${bounded})`,
-      };
+      const boundedCount = sql<number>`(select count(*)::int from ${bounded})`;
+      const withTotal = { ...shape.fields, [totalField]: boundedCount };
 
       // One row past the page tells whether more follow. Deep pages skip over ids read from an index
       // alone, and only the page's own rows are joined and have their derived values computed.
@@ -292,12 +277,11 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       }
       const read = await reading;
       const rows = read.slice(0, pageSize).map(({ [totalField]: _, ...row }) => row as Row);
-      const counted =
+      const counted = Number(
         read.length > 0
-          ? Number(read[0][totalField])
-          : Number(
-              ((await db.select({ total: count() }).from(bounded)) as { total: number }[])[0]?.total ?? 0,
-            );
+          ? read[0][totalField]
+          : (await queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`))[0].total,
+      );
       const total =
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const items = def.expand && rows.length > 0 ? await def.expand(db, rows, format) : rows;
