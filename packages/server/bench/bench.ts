@@ -46,6 +46,10 @@ const chosen = (c: { name: string }) =>
   onlyCases.length === 0 || onlyCases.some((word) => c.name.includes(word));
 const base = `http://127.0.0.1:${port}`;
 
+/** The drawing figures in words (medians of 5; see draw.ts). */
+const drawText = (draw: DrawFigures) =>
+  `first rows ${draw.openMs} ms after the click that opens it in the app (its answer in after ${draw.answerMs} ms), ${draw.loadMs} ms after loading its address (the app's start-up included); scrolling frame p95 ${draw.frameP95Ms.toFixed(1)} ms, ${draw.longFrames} of ${draw.frames} frames over 1/30 s`;
+
 /** A database of the bench's own: created on the given server, or a temporary PGlite folder. */
 async function ownDatabase() {
   if (!serverUrl) {
@@ -411,9 +415,7 @@ async function runSize(size: BenchSize) {
       }
       if (webDist) {
         draw = await drawSummary(base, fixtures.summaryStudyUuid, fixtures.siteCode);
-        log(
-          `  visit summary in Chromium: first rows after ${draw.firstRowsMs} ms; scrolling ${draw.frames} frames, p95 ${draw.frameP95Ms.toFixed(1)} ms, ${draw.longFrames} over 1/30 s`,
-        );
+        log(`  visit summary in Chromium: ${drawText(draw)}`);
       }
     } finally {
       const running = server;
@@ -471,7 +473,7 @@ for (const run of runs) {
 for (const run of runs)
   if (run.draw)
     console.log(
-      `Visit summary drawn in Chromium at ${run.size.patients.toLocaleString("en-US")} patients: first rows after ${run.draw.firstRowsMs} ms (target 500 ms); scrolling frame p95 ${run.draw.frameP95Ms.toFixed(1)} ms, ${run.draw.longFrames} of ${run.draw.frames} frames over 1/30 s`,
+      `Visit summary drawn in Chromium at ${run.size.patients.toLocaleString("en-US")} patients (target 500 ms): ${drawText(run.draw)}`,
     );
 if (runs.length > 1) {
   const [small, large] = [runs[0], runs.at(-1) as (typeof runs)[number]];

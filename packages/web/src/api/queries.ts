@@ -1,5 +1,5 @@
 import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
-import type { ListData } from "@trialdesk/domain";
+import type { ListData, SiteOption } from "@trialdesk/domain";
 import { api, type Query } from "./client";
 
 /**
@@ -14,6 +14,14 @@ export const queryKeys = {
   lookup: (resource: string, query: Query) => [resource, "lookup", query] as const,
   history: (resource: string, uuid: string | undefined) => [resource, "history", uuid] as const,
 };
+
+export type MySites = { items: SiteOption[] };
+/** The signed-in user's sites (the site selector's list), kept per user. */
+export const mySites = (userUuid: string | undefined) => ({
+  // Under "sites", so a saved site's new name or code shows in the selector at once.
+  queryKey: ["sites", "mine", userUuid] as const,
+  queryFn: () => api.get<MySites>("me/sites"),
+});
 
 /**
  * After a save or delete: everything shown of that resource is read again, except open forms, which

@@ -3,7 +3,14 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client";
 import { createSessionStore, useSession } from "./session";
-import { demoUser, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
+import {
+  demoSites,
+  demoUser,
+  fakeServer,
+  type Reply,
+  renderApp,
+  signedInHandlers,
+} from "./testing/fake-server";
 import { clearToasts } from "./toast";
 
 function SessionProbe() {
@@ -40,6 +47,45 @@ describe("start-up (spec §4 Authentication)", () => {
     expect(server.callsTo("GET", "/api/me")[0].headers.Authorization).toBe("Bearer access-1");
     // Tokens live in memory only.
     expect(JSON.stringify({ ...localStorage })).not.toContain("access-1");
+  });
+
+  it("asks for the user's sites beside the user, not after, and the site selector reuses that answer (issue 14)", async () => {
+    let answerMe = () => {};
+    const me = new Promise<Reply>((resolve) => {
+      answerMe = () => resolve({ data: demoUser });
+    });
+    const server = fakeServer(signedInHandlers({ "GET /api/me": () => me as Promise<never> }));
+    renderApp("/");
+    await waitFor(() => expect(server.callsTo("GET", "/api/me/sites")).toHaveLength(1));
+    answerMe();
+    await userEvent.click(await screen.findByTitle("Active site"));
+    expect(await screen.findByRole("list", { name: "Sites" })).toHaveTextContent("Budapest");
+    expect(server.callsTo("GET", "/api/me/sites")).toHaveLength(1);
+  });
+
+  it("still signs in when the early sites call fails, and asks for the sites again", async () => {
+    let sitesCalls = 0;
+    const server = fakeServer(
+      signedInHandlers({
+        "GET /api/me/sites": () =>
+          ++sitesCalls === 1 ? { status: 503, error: "Unavailable" } : { data: { items: demoSites } },
+      }),
+    );
+    renderApp("/", { children: <SessionProbe /> });
+    await waitFor(() => expect(probe()).toHaveTextContent("success|admin@example.com|"));
+    await userEvent.click(await screen.findByTitle("Active site"));
+    expect(await screen.findByRole("list", { name: "Sites" })).toHaveTextContent("Vienna");
+    expect(server.callsTo("GET", "/api/me/sites")).toHaveLength(2);
+  });
+
+  it("tells when its token call has gone out, before the answer (the app draws only then)", async () => {
+    const server = fakeServer(signedInHandlers({ "POST /api/token": () => new Promise<never>(() => {}) }));
+    const store = createSessionStore();
+    void store.start();
+    await store.tokenAsked;
+    expect(server.callsTo("POST", "/api/token")).toHaveLength(1);
+    expect(store.getState().status).toBe("loading");
+    store.dispose();
   });
 
   it("shows a spinner named Loading while the session starts", async () => {

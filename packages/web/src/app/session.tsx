@@ -1,7 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import type { AuthResponse, SignedInUser, TokenResponse } from "@trialdesk/domain";
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from "react";
 import { ApiError, api, configureApi } from "../api/client";
+import { type MySites, mySites } from "../api/queries";
 import { loadConfig } from "./config";
 import { toast } from "./toast";
 
@@ -27,8 +28,12 @@ const refreshLeadMs = 60_000;
  * Every tab shares the refresh cookie and the server rotates it on each use (reusing a rotated one
  * revokes the whole family), so tabs take turns: a Web Lock serialises the token calls.
  */
-function requestToken(): Promise<TokenResponse> {
-  const call = () => api.raw<TokenResponse>("post", "token", { type: "refresh_token" });
+function requestToken(sent?: () => void): Promise<TokenResponse> {
+  const call = () => {
+    const answer = api.raw<TokenResponse>("post", "token", { type: "refresh_token" });
+    sent?.();
+    return answer;
+  };
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
   return locks ? locks.request("trialdesk-token", call) : call();
 }
@@ -37,8 +42,19 @@ function requestToken(): Promise<TokenResponse> {
 type SessionMessage = { type: "signed-in"; userUuid: string } | { type: "signed-out" };
 const channelName = "trialdesk-session";
 
-export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
+export function createSessionStore(
+  options: {
+    onSignedOut?: () => void;
+    /** At start-up, given the user being loaded: asks beside it for what the first screen needs of them. */
+    alongsideUser?: (user: Promise<SignedInUser>) => void;
+  } = {},
+) {
   let state: SessionState = { status: "idle", user: null, error: null };
+  let tokenSent: () => void = () => {};
+  /** Settles once the start-up's token call has gone out (or the start-up is over). */
+  const tokenAsked = new Promise<void>((resolve) => {
+    tokenSent = resolve;
+  });
   let accessToken: string | null = null;
   let csrfToken: string | null = null;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -126,7 +142,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
 
   const start = () => {
     connect();
-    startup ??= begin();
+    startup ??= begin().finally(tokenSent);
     return startup;
   };
 
@@ -142,7 +158,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     const asked = epoch;
     let token: TokenResponse;
     try {
-      token = await requestToken();
+      token = await requestToken(tokenSent);
     } catch (error) {
       if (asked !== epoch) return;
       set({ status: "error", user: null, error: tokenFailedMessage });
@@ -155,7 +171,9 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     if (asked !== epoch) return;
     keepTokens(token);
     try {
-      const user = await api.get<SignedInUser>("me");
+      const loading = api.get<SignedInUser>("me");
+      options.alongsideUser?.(loading);
+      const user = await loading;
       if (asked !== epoch) return;
       set({ status: "success", user, error: null });
     } catch (error) {
@@ -205,6 +223,7 @@ export function createSessionStore(options: { onSignedOut?: () => void } = {}) {
     },
     connect,
     start,
+    tokenAsked,
     signIn,
     signOut,
     refresh,
@@ -223,13 +242,39 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The app's session. Signing out drops every cached answer, so the next user never sees the previous
+ * user's data. At start-up the user's sites are asked for beside the user, not after (issue 14).
+ */
+export const createAppSession = (queryClient: QueryClient) =>
+  createSessionStore({
+    onSignedOut: () => queryClient.clear(),
+    alongsideUser: (user) => {
+      let early: Promise<MySites> | null = mySites(undefined).queryFn();
+      // A failure is the site selector's query's to handle: it asks again as any query does.
+      early.catch(() => {});
+      user.then(
+        (loaded) => {
+          const sites = mySites(loaded.uuid);
+          // The early answer serves the first try only; a retry asks the server again.
+          const queryFn = () => {
+            const answer = early ?? sites.queryFn();
+            early = null;
+            return answer;
+          };
+          void queryClient.prefetchQuery({ ...sites, queryFn });
+        },
+        () => {},
+      );
+    },
+  });
+
 const SessionContext = createContext<SessionStore | null>(null);
 
 /** Owns the session for the whole app; starts it once (StrictMode mounts effects twice). */
 export function SessionProvider({ children, store }: { children: ReactNode; store?: SessionStore }) {
   const queryClient = useQueryClient();
-  // Signing out drops every cached answer, so the next user never sees the previous user's data.
-  const [session] = useState(() => store ?? createSessionStore({ onSignedOut: () => queryClient.clear() }));
+  const [session] = useState(() => store ?? createAppSession(queryClient));
   useEffect(() => {
     void session.start();
   }, [session]);

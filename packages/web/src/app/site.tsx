@@ -12,7 +12,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import { api } from "../api/client";
+import { mySites } from "../api/queries";
 import { useSession } from "./session";
 
 /**
@@ -57,12 +57,7 @@ const ActiveSiteContext = createContext<ActiveSite>(noSite);
 export function ActiveSiteProvider({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const key = user ? activeSiteStorageKey(user.uuid) : null;
-  const { data } = useQuery({
-    // Under "sites", so a saved site's new name or code shows in the selector at once.
-    queryKey: ["sites", "mine", user?.uuid],
-    queryFn: () => api.get<{ items: SiteOption[] }>("me/sites"),
-    enabled: Boolean(user),
-  });
+  const { data } = useQuery({ ...mySites(user?.uuid), enabled: Boolean(user) });
   const storedUuid = useSyncExternalStore(
     (listener) => {
       storageListeners.add(listener);

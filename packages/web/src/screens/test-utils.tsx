@@ -56,6 +56,8 @@ export const defaultUser: SignedInUser = {
   siteIds: [],
 };
 const sessionPaths = new Set(["/config.json", "/api/token", "/api/me"]);
+/** The start-up's calls: the session's, and the user's sites that it asks for beside the user. */
+const startUpPaths = new Set([...sessionPaths, "/api/me/sites"]);
 const notFound: Reply = { status: 404, errorMessage: "Not found" };
 
 export type Reply = {
@@ -130,7 +132,7 @@ export function stubApi(handler: ApiHandler) {
   const calls: Call[] = [];
   stubFetch((call) => {
     // The session start-up calls are not what the screens' tests look at.
-    if (!sessionPaths.has(call.path)) calls.push(call);
+    if (!startUpPaths.has(call.path)) calls.push(call);
     if (call.path === "/config.json") return new Response("{}", { status: 200 });
     // Session start-up calls are answered as the default administrator unless the handler comes
     // from signedInAs, which answers them itself.
