@@ -247,6 +247,15 @@ describe("VisitSummaryScreen", () => {
     );
   });
 
+  it("asks for the list of studies only once the grid has its answer (issue 14)", async () => {
+    const calls = answer(summary);
+    open();
+    await screen.findByRole("rowheader", { name: "Kiss Anna" });
+    await waitFor(() => expect(calls.some((c) => c.path === "/api/studies")).toBe(true));
+    const summaryCall = calls.findIndex((c) => c.path.startsWith("/api/patient-visit-summary/"));
+    expect(calls.findIndex((c) => c.path === "/api/studies")).toBeGreaterThan(summaryCall);
+  });
+
   it("asks for a site first", async () => {
     localStorage.clear();
     const calls = answer(summary);

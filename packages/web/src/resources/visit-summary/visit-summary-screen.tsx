@@ -159,6 +159,8 @@ function SiteSummary({ siteId }: { siteId: number }) {
         <StudyPicker
           value={studyUuid}
           current={study.data}
+          // The list of studies is asked for once the grid has its answer: not both at once (issue 14).
+          ready={!summary.isPending || !studyUuid}
           onChange={(uuid) => navigate({ pathname: `/visit-summary/${uuid}`, search: params.toString() })}
         />
         <Checkbox
@@ -211,18 +213,24 @@ function useProfiles(summary: CompactVisitSummary | undefined) {
 function StudyPicker({
   value,
   current,
+  ready,
   onChange,
 }: {
   value: string;
   /** The open study, named even when it is not among the first 100. */
   current?: Study;
+  /** Whether to ask for the studies now. */
+  ready: boolean;
   onChange: (uuid: string) => void;
 }) {
-  const studies = useLookupRows<Study>({
-    resource: "studies",
-    pageSize: lookupPageSizes.studies,
-    query: { order: "workingName", direction: "asc" },
-  });
+  const studies = useLookupRows<Study>(
+    {
+      resource: "studies",
+      pageSize: lookupPageSizes.studies,
+      query: { order: "workingName", direction: "asc" },
+    },
+    { enabled: ready },
+  );
   const options = (studies.data ?? []).map((s) => ({ value: s.uuid, label: s.workingName }));
   return (
     <Field id="summary-study" label="Study" className="w-72">
