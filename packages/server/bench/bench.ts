@@ -48,7 +48,7 @@ const base = `http://127.0.0.1:${port}`;
 
 /** The drawing figures in words (medians of 5; see draw.ts). */
 const drawText = (draw: DrawFigures) =>
-  `first rows ${draw.openMs} ms after the click that opens it in the app (its answer in after ${draw.answerMs} ms), ${draw.loadMs} ms after loading its address (the app's start-up included); scrolling frame p95 ${draw.frameP95Ms.toFixed(1)} ms, ${draw.longFrames} of ${draw.frames} frames over 1/30 s`;
+  `first rows ${draw.openMs} ms after the click that opens it in the app (its answer in after ${draw.answerMs} ms), ${draw.loadMs} ms after loading its address (the app's start-up included); scrolled ${draw.scrolledPx.toLocaleString("en-US")} px down by the wheel in 3 s: frame p95 ${draw.frameP95Ms.toFixed(1)} ms, ${draw.longFrames} of ${draw.frames} frames over 1/30 s`;
 
 /** A database of the bench's own: created on the given server, or a temporary PGlite folder. */
 async function ownDatabase() {
