@@ -146,11 +146,14 @@ function detailColumns(input: PatientInput) {
   };
 }
 
-/** The columns of a new patient of `siteId`: a fresh barcode and its own address row. */
+/**
+ * The columns of a new patient of `siteId`: its own address row and a fresh barcode. The barcode comes
+ * last: its counter row stays locked until the transaction ends, and the site's other creates wait.
+ */
 async function newPatientColumns(tx: Tx | Db, input: PatientInput, siteId: number) {
+  const addressId = await writeAddress(tx, input.address, null);
   const barcode = await allocateBarcode(tx, siteId);
   if (!barcode) throw validationError({ recorderSiteId: notAssignedToSiteMessage });
-  const addressId = await writeAddress(tx, input.address, null);
   return { ...detailColumns(input), barcode, recorderSiteId: siteId, addressId };
 }
 
