@@ -26,7 +26,11 @@ export type Fixtures = {
   phoneDigits: string;
   summaryStudyId: number;
   summaryStudyUuid: string;
-  /** Assigned patient, study and visit combinations not recorded yet: one per created visit. */
+  /**
+   * Assigned patient, study and visit combinations not recorded yet: one per created visit, in turn over
+   * 5,000 patients, so that simultaneous saves are for different patients as at a site's desks (saves
+   * for one patient's study wait for each other: the server locks the assignment to keep its windows).
+   */
   freeVisits: { patientId: number; studyId: number; visitId: number }[];
   /** The next unused one, shared by the SQL and the HTTP runs. */
   nextFreeVisit: number;
@@ -48,9 +52,11 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
   const freeVisits = (await raw.query(
     `select sp.patient_id as "patientId", sp.study_id as "studyId", v.id as "visitId"
      from study_patients sp join visits v on v.study_id = sp.study_id
-     where sp.patient_id in (select id from patients where recorder_site_id = $1) and sp.study_id <> $2
+     where sp.patient_id in (select id from patients where recorder_site_id = $1 order by id limit 5000)
+       and sp.study_id <> $2
        and not exists (select 1 from patient_visits pv
          where pv.patient_id = sp.patient_id and pv.study_id = sp.study_id and pv.visit_id = v.id)
+     order by v.id, sp.patient_id
      limit 60000`,
     [site.id, study.id],
   )) as Fixtures["freeVisits"];
@@ -287,11 +293,6 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
         raw.transaction(async (query) => {
           const input = patientInput(f.siteId);
           const d = input.patientDetail;
-          const [site] = await query(
-            `update sites set last_barcode_number = last_barcode_number + 1 where id = $1
-             returning barcode_prefix || lpad(last_barcode_number::text, 6, '0') as barcode`,
-            [f.siteId],
-          );
           const [address] = await query(
             "insert into addresses (country_code, city, street_address, postal_code) values ($1, $2, $3, $4) returning id",
             [
@@ -300,6 +301,12 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
               input.address.streetAddress,
               input.address.postalCode,
             ],
+          );
+          // The site's counter row is locked until the commit: taken as late as the server takes it.
+          const [site] = await query(
+            `update sites set last_barcode_number = last_barcode_number + 1 where id = $1
+             returning barcode_prefix || lpad(last_barcode_number::text, 6, '0') as barcode`,
+            [f.siteId],
           );
           const [patient] = await query(
             `insert into patients (uuid, barcode, recorder_site_id, address_id, first_name, last_name, ssn, birth_date,
