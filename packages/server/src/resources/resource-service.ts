@@ -14,7 +14,7 @@ import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
-import { type Db, queryRows, type Tx } from "../db/client";
+import { type Db, prepared, queryRows, type Tx } from "../db/client";
 import { cellText, parseCsvColumns } from "../http/csv";
 import { databaseError } from "../http/database-errors";
 import { conflict, notFound, validationError } from "../http/errors";
@@ -333,7 +333,9 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     async get(idOrUuid: string, query: unknown, user: SessionUser | null): Promise<Row> {
       const { format } = parseQuery(getQuery, query);
       const where = whereIdOrUuid(idOrUuid);
-      const record = where ? await readOne(db, where, def.scope?.(user), format ?? "view") : null;
+      const record = where
+        ? await prepared(() => readOne(db, where, def.scope?.(user), format ?? "view"))
+        : null;
       if (!record) throw notFound(`${label} not found`);
       return record;
     },
@@ -346,8 +348,9 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           uuid: `Uuid must be a version-4 uuid with the prefix ${uuidPrefixes[def.name]}`,
         });
       }
-      return db
-        .transaction(async (tx) => {
+      // One record by its key, each statement of the same text every time: prepared.
+      return prepared(() =>
+        db.transaction(async (tx) => {
           const ctx: WriteContext = { tx, user, change, existing: null };
           const values = await toRow(input, ctx);
           const [{ id }] = (await tx
@@ -360,8 +363,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const changes = [...diff(null, record), ...secretChanges(input)];
           await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes });
           return record;
-        })
-        .catch(mapDbError);
+        }),
+      ).catch(mapDbError);
     },
 
     async update(uuid: string, body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
@@ -373,8 +376,9 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       if (typeof input.version !== "number")
         errors.push({ field: "version", message: "Version is required" });
       if (errors.length > 0) throw validationError(errors);
-      return db
-        .transaction(async (tx) => {
+      // One record by its key, each statement of the same text every time: prepared.
+      return prepared(() =>
+        db.transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
           if (!locked) throw notFound(`${label} not found`);
           if (locked.version !== input.version) {
@@ -396,13 +400,13 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           if (changes.length > 0)
             await recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes });
           return after;
-        })
-        .catch(mapDbError);
+        }),
+      ).catch(mapDbError);
     },
 
     async remove(uuid: string, user: SessionUser | null, change: ChangeContext): Promise<void> {
-      await db
-        .transaction(async (tx) => {
+      await prepared(() =>
+        db.transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
           if (!locked) throw notFound(`${label} not found`);
           const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
@@ -415,8 +419,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
             action: "delete",
             changes: diff(before, null),
           });
-        })
-        .catch(mapDbError);
+        }),
+      ).catch(mapDbError);
     },
   };
 }

@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Database, openPostgres, queryRows } from "../src/db/client";
+import { createPatient } from "../src/seed/factories";
+import { withDatabase } from "./global-setup";
+import { type Session, startApp, type TestApp, twoSites } from "./helpers";
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+/**
+ * Reads and writes of one record by its key go to PostgreSQL as named statements, parsed and planned
+ * once per connection (issue 14). One pooled connection here, so the test sees that connection's
+ * statements, and every caller is served by the same ones.
+ */
+describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)", () => {
+  const name = `trialdesk_test_prepared_${randomBytes(6).toString("hex")}`;
+  let database: Database;
+  let t: TestApp;
+  let admin: Session;
+  let staffA: Session;
+  let staffB: Session;
+  let patientUuid: string;
+
+  const preparedNames = async () =>
+    (
+      await queryRows<{ name: string }>(
+        database.db,
+        sql`select name from pg_prepared_statements where name like 'td\\_%' order by name`,
+      )
+    ).map((row) => row.name);
+
+  beforeAll(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+    await client.end();
+    database = openPostgres(withDatabase(adminUrl as string, name), 1);
+    t = await startApp("postgres", { database });
+    const sites = await twoSites(t);
+    admin = sites.admin;
+    staffA = sites.staffA;
+    staffB = await t.signedInUser({ siteIds: [sites.siteB.id] });
+    patientUuid = (await createPatient(database.db, sites.siteA.id)).uuid as string;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await database?.close();
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+
+  it("a record read by its key is prepared once; reading it again or listing adds no statement", async () => {
+    const before = await preparedNames();
+    const first = await t.request({ method: "GET", url: `/api/patients/${patientUuid}`, session: staffA });
+    expect(first.status).toBe(200);
+    const afterRead = await preparedNames();
+    expect(afterRead.length).toBeGreaterThan(before.length);
+
+    const again = await t.request({ method: "GET", url: `/api/patients/${patientUuid}`, session: staffA });
+    expect(again.body.data).toEqual(first.body.data);
+    const list = await t.request({ method: "GET", url: "/api/patients?searchTerm=a", session: staffA });
+    expect(list.status).toBe(200);
+    // Lists stay unnamed: planned for their own values each time.
+    expect(await preparedNames()).toEqual(afterRead);
+  });
+
+  it("the one prepared read answers each caller by their own sites, as they are now", async () => {
+    const read = (session: Session) =>
+      t.request({ method: "GET", url: `/api/patients/${patientUuid}`, session });
+    expect((await read(staffA)).status).toBe(200);
+    expect((await read(staffB)).status).toBe(404);
+    expect((await read(admin)).status).toBe(200);
+    expect((await read(staffA)).status).toBe(200);
+
+    // Site A taken from its staff member: the next read by the same statement no longer shows the patient.
+    await database.db.execute(sql`delete from user_sites where user_id = ${staffA.userId}`);
+    expect((await read(staffA)).status).toBe(404);
+  });
+
+  it("saves through prepared statements keep the record's versions in turn", async () => {
+    const read = await t.request<Record<string, unknown>>({
+      method: "GET",
+      url: `/api/patients/${patientUuid}`,
+      session: admin,
+    });
+    const record = read.body.data as Record<string, unknown> & { version: number };
+    const save = (version: number, notes: string) =>
+      t.request<Record<string, unknown>>({
+        method: "PUT",
+        url: `/api/patients/${patientUuid}`,
+        session: admin,
+        payload: {
+          ...record,
+          version,
+          patientDetail: { ...(record.patientDetail as object), notes },
+        },
+      });
+    const first = await save(record.version, "first");
+    expect(first.status).toBe(200);
+    expect(first.body.data?.version).toBe(record.version + 1);
+    const second = await save(record.version + 1, "second");
+    expect(second.status).toBe(200);
+    expect(second.body.data?.patientDetail).toMatchObject({ notes: "second" });
+    // The first save's version is stale now, whichever statement checks it.
+    expect((await save(record.version, "stale")).status).toBe(409);
+  });
+});
