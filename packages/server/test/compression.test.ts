@@ -20,7 +20,14 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
       `<!doctype html><title>Trialdesk</title><!-- ${"padding ".repeat(200)} -->`,
     );
     await writeFile(path.join(dist, "assets", "app-1234.js"), script);
-    t = await startApp(kind, { config: { webDist: dist } });
+    t = await startApp(kind, {
+      config: { webDist: dist },
+      // An answer past the size compressed on the request's own thread (decision 147).
+      routes: (app) =>
+        app.get("/api/test/large", { config: { access: "public" } }, async () => ({
+          rows: Array.from({ length: 5000 }, (_, i) => ({ row: i, text: `row ${i} of the large answer` })),
+        })),
+    });
     session = await t.signedInUser({ isAdmin: true });
     for (let i = 0; i < 40; i++)
       await createTherapyCategory(t.database.db, { name: `Compressed category ${i}` });
@@ -55,6 +62,19 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
     expect((await list("br;q=0, *")).headers["content-encoding"]).toBe("gzip");
     expect((await list("br;q=0, gzip;q=0")).headers["content-encoding"]).toBeUndefined();
     expect((await list("identity")).headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("compresses answers above 64 KB as well as small ones, in either encoding", async () => {
+    const large = (encoding: string) =>
+      t.app.inject({ method: "GET", url: "/api/test/large", headers: { "accept-encoding": encoding } });
+    const br = await large("br");
+    const gzip = await large("gzip");
+    expect([br.headers["content-encoding"], gzip.headers["content-encoding"]]).toEqual(["br", "gzip"]);
+    const plain = JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString("utf8"));
+    expect(plain.rows).toHaveLength(5000);
+    expect(JSON.stringify(plain).length).toBeGreaterThan(64 * 1024);
+    expect(JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString("utf8"))).toEqual(plain);
+    expect(Number(br.headers["content-length"])).toBe(br.rawPayload.length);
   });
 
   it.each([
