@@ -81,7 +81,8 @@ export type Case = {
   raw: (raw: Raw) => Promise<unknown>;
 };
 
-// The list rows of the patients list (spec §2.5 with DESIGN §4's derived phone and project code).
+// The list rows of the patients list (spec §2.5 with DESIGN §4's derived phone and project code, and
+// the Study column of issue 15), as the server answers them.
 const patientRow = `p.id, p.uuid, p.barcode, p.last_name || ' ' || p.first_name as name, p.first_name,
   p.last_name, p.birth_date, p.ssn,
   (select c.value from patient_contacts c where c.patient_id = p.id and c.contact_type = 'PHONE'
@@ -89,6 +90,9 @@ const patientRow = `p.id, p.uuid, p.barcode, p.last_name || ' ' || p.first_name 
   (select pr.internal_code from study_patients sp join studies s on s.id = sp.study_id
     join projects pr on pr.id = s.project_id where sp.patient_id = p.id and sp.active
     order by sp.start_date desc nulls last, sp.id desc limit 1) as project_internal_code,
+  (select s.working_name from study_patients sp join studies s on s.id = sp.study_id
+    where sp.patient_id = p.id and sp.active
+    order by sp.start_date desc nulls last, sp.id desc limit 1) as study_working_name,
   p.status, p.status_details, p.address_id, p.recorder_site_id`;
 const byName = `last_name collate "und-x-icu", first_name collate "und-x-icu", id`;
 const boundedCount = (from: string) =>
