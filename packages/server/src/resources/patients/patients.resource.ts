@@ -11,7 +11,7 @@ import {
   toIsoDate,
   validatePatient,
 } from "@trialdesk/domain";
-import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { SessionUser } from "../../auth/guards";
 import { loadConfig } from "../../config";
 import type { Db, Tx } from "../../db/client";
@@ -19,6 +19,7 @@ import { validationError } from "../../http/errors";
 import { booleanParam, idParam } from "../params";
 import { projects } from "../projects/projects.table";
 import { byName, defineResource } from "../resource";
+import { inSites } from "../site-scope";
 import { sites } from "../sites/sites.table";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -32,7 +33,7 @@ export const contactTypeRequiredMessage = "Contact type is required";
 /** Patient data is site-scoped (DESIGN §4): staff see the patients of their sites, administrators all. */
 export function patientScope(user: SessionUser | null): SQL | undefined {
   if (user?.isAdmin) return undefined;
-  return inArray(patients.recorderSiteId, user?.siteIds ?? []);
+  return inSites(patients.recorderSiteId, user);
 }
 
 const mayUseSite = (user: SessionUser | null, siteId: number) =>

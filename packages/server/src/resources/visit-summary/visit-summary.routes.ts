@@ -21,6 +21,7 @@ import { answers, day } from "../../http/openapi-responses";
 import { booleanParam } from "../params";
 import { patients } from "../patients/patients.table";
 import { parseQuery } from "../resource";
+import { inSites } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
@@ -87,10 +88,8 @@ async function patientRows(
   asOf: string,
   siteId?: number,
 ): Promise<VisitSummaryRow[]> {
-  // Site ids are integers, handed over as one array literal parameter ('{}' matches nothing).
-  const siteScope = user.isAdmin
-    ? sql``
-    : sql`and p.recorder_site_id = any(${`{${user.siteIds.map(Number).join(",")}}`}::int[])`;
+  // Staff see their sites' patients (none without sites); administrators all.
+  const siteScope = user.isAdmin ? sql`` : sql`and ${inSites(sql.raw("p.recorder_site_id"), user)}`;
   const oneSite = siteId === undefined ? sql`` : sql`and p.recorder_site_id = ${siteId}`;
   const kinds = `{${visitKinds.join(",")}}`;
   const rows = await queryRows<{

@@ -23,6 +23,7 @@ import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
 import { containsWord, exportBatchSize, keysetAfter, parseQuery } from "../resource";
+import { intArray } from "../site-scope";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
@@ -73,8 +74,6 @@ const worklistColumns = new Set([
   ...Object.keys(worklistText),
   ...["barcode", "screenNr", "studyName", "visitName", "windowStart", "visitStatus"],
 ]);
-
-const intArray = (ids: readonly number[]) => `{${ids.map(Number).join(",")}}`;
 
 /** The sites whose visits the call may see: the one asked for if the user has it, else all of theirs. */
 function siteScope(user: SessionUser, siteId: number | undefined): SQL {
