@@ -124,7 +124,11 @@ export type ResourceDescription<Input extends Row = Row> = {
    * filters and limits stay the resource's.
    */
   presets?: Record<string, QueryPreset>;
-  /** Rows the user may see and change (site-scoped resources); must only use the base table. */
+  /**
+   * Rows the user may see and change (site-scoped resources); must only use the base table. It may read
+   * only the user's `isAdmin` and, through `inSites`, their sites: a read by key builds it once for all
+   * callers of a kind (decision 146).
+   */
   scope?: (user: SessionUser | null) => SQL | undefined;
   /** Input → column values; default: the input's fields that are columns of the table. */
   toRow?: (input: Input, ctx: WriteContext) => Row | Promise<Row>;
