@@ -148,6 +148,9 @@ test("toasts, the narrow-screen menu and a public detail page signed out", async
 });
 
 test("the worklist and the visit summary grid with its colours and legend (issue 12)", async ({ page }) => {
+  // Four accessibility scans, the last of a grid of every demo patient's visits: ~50 s on 2 busy cores,
+  // close to the 60 s a test has (it ran out once in CI).
+  test.slow();
   await signIn(page, "/worklist", staff);
   await chooseSite(page, "BUD");
   await expect(page.getByRole("table", { name: "Worklist" }).getByRole("link").first()).toBeVisible();
