@@ -117,7 +117,11 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
 
   /** One record in a format; `scope` is the caller's row filter (none for the machinery's own reads). */
   async function readOne(tx: Tx | Db, where: SQL, scope?: SQL, format = "view"): Promise<Row | null> {
-    const rows = (await select(tx, format).where(and(where, scope)).limit(1)) as Row[];
+    return firstExpanded(tx, (await select(tx, format).where(and(where, scope)).limit(1)) as Row[], format);
+  }
+
+  /** The first of a read's rows with its children (`expand`), or null for none. */
+  async function firstExpanded(tx: Tx | Db, rows: Row[], format: string): Promise<Row | null> {
     if (rows.length === 0) return null;
     return def.expand ? (await def.expand(tx, rows, format))[0] : rows[0];
   }
@@ -363,9 +367,9 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
             siteIds: siteIdsOf(user),
           })) as Row[])
         : [];
-      if (rows.length === 0) throw notFound(`${label} not found`);
-      const expand = def.expand;
-      return expand ? (await prepared(() => expand(db, rows, shape)))[0] : rows[0];
+      const record = await prepared(() => firstExpanded(db, rows, shape));
+      if (!record) throw notFound(`${label} not found`);
+      return record;
     },
 
     async create(body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
