@@ -16,6 +16,11 @@ const inlineCompressionLimit = 64 * 1024;
 const compressionThreshold = 1024;
 /** Brotli's default quality 11 costs seconds on megabytes of JSON; 4 is near gzip's speed. */
 const brotliQuality = 4;
+/**
+ * Answers compressed inline take quality 2: on a list page of 18 KB it costs 97 µs against quality 4's
+ * 180 µs, for 2% more bytes (3.6 vs 3.5 KB; issue 14: compressing was a tenth of a list call's process time).
+ */
+const inlineBrotliQuality = 2;
 
 /**
  * The encoding a client accepts that we send: brotli, else gzip, by the client's q-values (ties go to
@@ -76,7 +81,7 @@ export async function registerCompression(app: FastifyInstance) {
       encoding === "br"
         ? await (inline ? zlib.brotliCompressSync : brotli)(body, {
             params: {
-              [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+              [zlib.constants.BROTLI_PARAM_QUALITY]: inline ? inlineBrotliQuality : brotliQuality,
               [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
             },
           })
