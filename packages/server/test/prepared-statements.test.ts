@@ -22,6 +22,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
   let staffA: Session;
   let staffB: Session;
   let patientUuid: string;
+  let siteBId: number;
 
   const preparedNames = async () =>
     (
@@ -42,6 +43,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     admin = sites.admin;
     staffA = sites.staffA;
     staffB = await t.signedInUser({ siteIds: [sites.siteB.id] });
+    siteBId = sites.siteB.id;
     patientUuid = (await createPatient(database.db, sites.siteA.id)).uuid as string;
   });
 
@@ -54,7 +56,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     await client.end();
   });
 
-  it("a record read by its key is prepared once; reading it again or listing adds no statement", async () => {
+  it("a record read by its key is prepared once; reading it again or searching adds no statement", async () => {
     const before = await preparedNames();
     const first = await t.request({ method: "GET", url: `/api/patients/${patientUuid}`, session: staffA });
     expect(first.status).toBe(200);
@@ -63,10 +65,26 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
 
     const again = await t.request({ method: "GET", url: `/api/patients/${patientUuid}`, session: staffA });
     expect(again.body.data).toEqual(first.body.data);
-    const list = await t.request({ method: "GET", url: "/api/patients?searchTerm=a", session: staffA });
-    expect(list.status).toBe(200);
-    // Lists stay unnamed: planned for their own values each time.
+    const searched = await t.request({ method: "GET", url: "/api/patients?searchTerm=a", session: staffA });
+    expect(searched.status).toBe(200);
+    // A searched list stays unnamed: planned for its own words each time.
     expect(await preparedNames()).toEqual(afterRead);
+  });
+
+  it("a list is prepared once and answers each caller by their own sites, as they are now", async () => {
+    const list = (session: Session, url = "/api/patients?format=list") =>
+      t.request<{ items: { uuid: string }[] }>({ method: "GET", url, session });
+    const uuids = async (session: Session) => (await list(session)).body.data?.items.map((row) => row.uuid);
+    const other = await createPatient(database.db, siteBId);
+    const before = await preparedNames();
+    expect(await uuids(staffA)).toEqual([patientUuid]);
+    const afterList = await preparedNames();
+    expect(afterList.length).toBeGreaterThan(before.length);
+    // Another staff member's list is the same statement; its parameters, not a plan made for the first
+    // caller, decide the rows.
+    expect(await uuids(staffB)).toEqual([other.uuid]);
+    expect(await uuids(staffA)).toEqual([patientUuid]);
+    expect(await preparedNames()).toEqual(afterList);
   });
 
   it("the one prepared read answers each caller by their own sites, as they are now", async () => {

@@ -72,9 +72,10 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  * Statements issued inside `prepared` go to PostgreSQL as named statements: each connection parses
  * and plans one once and then only binds it (issue 14: planning was ~3/4 of PostgreSQL's time for a
  * patient view, and most of a patient visit's save). Only calls whose SQL text is stable and whose
- * plan does not depend on the values opt in: reads and writes of one record by its key. Lists keep
- * unnamed statements, planned for their values each time (a site of 50,000 patients is not one of
- * 50). On PGlite (one connection in the process) this changes nothing.
+ * plan hardly depends on the values opt in: reads and writes of one record by its key, and lists that
+ * are not searched (PostgreSQL still plans a statement's first five runs for their values, and keeps a
+ * generic plan only when it costs no more). Searches stay unnamed, planned for their words each time
+ * (decision 148). On PGlite (one connection in the process) this changes nothing.
  */
 const preparing = new AsyncLocalStorage<true>();
 export const prepared = <T>(work: () => Promise<T>): Promise<T> => preparing.run(true, work);
