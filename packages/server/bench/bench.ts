@@ -13,7 +13,16 @@ import { loadConfig } from "../src/config";
 import { type Database, openDatabase, queryRows } from "../src/db/client";
 import { createUser, demoAdmin } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
-import { type Case, cases, pageSize, type Raw, readFixtures, signInEmails, signInPassword } from "./cases";
+import {
+  type Case,
+  cases,
+  pageSize,
+  type Raw,
+  readFixtures,
+  signInEmails,
+  signInPassword,
+  warmClients,
+} from "./cases";
 import { analyze, type BenchSize, buildBenchData } from "./data";
 import { type DrawFigures, drawSummary } from "./draw";
 import { type Figures, measureHttp, measureRaw, wireBytes } from "./measure";
@@ -250,7 +259,7 @@ async function runSize(size: BenchSize) {
     const list = cases(fixtures, placeholder.auth, placeholder.write).filter(chosen);
     log(`Hand-written SQL (${seconds} s each, 1 and 32 clients):`);
     for (const c of list) {
-      await measureRaw(() => c.raw(raw), 4, 1);
+      await measureRaw(() => c.raw(raw), c.warmClients ?? warmClients, 1);
       const rawOne = await measureRaw(() => c.raw(raw), 1, seconds);
       const rawMany = await measureRaw(() => c.raw(raw), 32, seconds);
       results.push({ call: c.name, rawOne, rawMany } as Result);
@@ -394,7 +403,7 @@ async function runSize(size: BenchSize) {
             const params = await c.params(floor.query);
             return Promise.all(c.sql.map((text) => floor.query(text, params)));
           };
-          await measureRaw(run, 4, 1);
+          await measureRaw(run, warmClients, 1);
           result.rawOne = await measureRaw(run, 1, seconds);
           result.rawMany = await measureRaw(run, 32, seconds);
         }
@@ -405,7 +414,7 @@ async function runSize(size: BenchSize) {
       for (const c of httpCases) {
         const result = results.find((r) => r.call === c.name) as Result;
         if (c.http.method === "GET") result.bytes = await wireBytes(base, c.http.path, c.http.headers ?? {});
-        await measureHttp(base, c.http, 4, 1);
+        await measureHttp(base, c.http, c.warmClients ?? warmClients, 1);
         await idle();
         result.one = await measureHttp(base, c.http, 1, seconds);
         await idle();
