@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Database, openPostgres, queryRows } from "../src/db/client";
+import { type Database, namedStatementBudget, openPostgres, queryRows } from "../src/db/client";
 import { createPatient } from "../src/seed/factories";
 import { withDatabase } from "./global-setup";
 import { type Session, startApp, type TestApp, twoSites } from "./helpers";
@@ -85,6 +85,32 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     expect(await uuids(staffB)).toEqual([other.uuid]);
     expect(await uuids(staffA)).toEqual([patientUuid]);
     expect(await preparedNames()).toEqual(afterList);
+  });
+
+  it("lists beyond their budget of named texts go unnamed, and never take the records' budget", async () => {
+    const budget = namedStatementBudget.list;
+    namedStatementBudget.list = 0;
+    try {
+      const before = await preparedNames();
+      const sites = await t.request({
+        method: "GET",
+        url: "/api/sites?order=name&direction=desc",
+        session: admin,
+      });
+      expect(sites.status).toBe(200);
+      expect(await preparedNames()).toEqual(before);
+      // A save's statements are still named: lists have a budget of their own.
+      const created = await t.request({
+        method: "POST",
+        url: "/api/therapy-categories",
+        session: admin,
+        payload: { code: "PRB", name: "Prepared budget" },
+      });
+      expect(created.status).toBe(201);
+      expect((await preparedNames()).length).toBeGreaterThan(before.length);
+    } finally {
+      namedStatementBudget.list = budget;
+    }
   });
 
   it("the one prepared read answers each caller by their own sites, as they are now", async () => {

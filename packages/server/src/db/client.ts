@@ -77,11 +77,18 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  * generic plan only when it costs no more). Searches stay unnamed, planned for their words each time
  * (decision 148). On PGlite (one connection in the process) this changes nothing.
  */
-const preparing = new AsyncLocalStorage<true>();
-export const prepared = <T>(work: () => Promise<T>): Promise<T> => preparing.run(true, work);
-/** Names by SQL text; beyond this many texts (e.g. inserts of varying row counts) they go unnamed. */
-const maxNamedStatements = 200;
+type StatementKind = "record" | "list";
+const preparing = new AsyncLocalStorage<StatementKind>();
+export const prepared = <T>(work: () => Promise<T>, kind: StatementKind = "record"): Promise<T> =>
+  preparing.run(kind, work);
+/**
+ * Texts named per process, each kind on its own: beyond them (e.g. inserts of varying row counts, or
+ * the many orders and filters a list can be asked in) texts go unnamed, and lists can never crowd out
+ * the reads and writes of records. Mutable for tests only.
+ */
+export const namedStatementBudget: Record<StatementKind, number> = { record: 200, list: 200 };
 const statementNames = new Map<string, string>();
+const namedCount: Record<StatementKind, number> = { record: 0, list: 0 };
 /** Marks a query the pool has decided on, in its caller's context (pg-pool may send it later, in another's). */
 const decided = Symbol("named or not");
 type QueryConfig = { text?: unknown; name?: string; values?: unknown[]; [decided]?: true };
@@ -91,12 +98,14 @@ function namedIfPrepared(config: unknown, values: unknown): unknown {
   const query = config as QueryConfig;
   if (query[decided] || query.name || typeof query.text !== "string") return config;
   const params = Array.isArray(values) ? values : query.values;
-  if (!preparing.getStore() || !params?.length) return { ...query, [decided]: true };
+  const kind = preparing.getStore();
+  if (!kind || !params?.length) return { ...query, [decided]: true };
   let name = statementNames.get(query.text);
   if (!name) {
-    if (statementNames.size >= maxNamedStatements) return { ...query, [decided]: true };
+    if (namedCount[kind] >= namedStatementBudget[kind]) return { ...query, [decided]: true };
     name = `td_${createHash("sha1").update(query.text).digest("hex").slice(0, 24)}`;
     statementNames.set(query.text, name);
+    namedCount[kind] += 1;
   }
   return { ...query, name, [decided]: true };
 }

@@ -305,7 +305,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       // Named statements (planned once per connection) unless searched: a plan hardly depends on which
       // site or study a list is of, but a search's depends on its words; a generic plan took the search
       // "a" from 14 to 232 ms (decision 148).
-      const run = <T>(work: () => Promise<T>) => (q.searchTerm?.trim() ? work() : prepared(work));
+      const run = <T>(work: () => Promise<T>) => (q.searchTerm?.trim() ? work() : prepared(work, "list"));
       const read = await run(async () => await reading);
       const rows = read.slice(0, pageSize).map(({ [totalField]: _, ...row }) => row as Row);
       const countAlone = () => queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`);
