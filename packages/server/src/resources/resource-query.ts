@@ -34,6 +34,9 @@ export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
   return parsed.data;
 }
 
+/** Ids as one PostgreSQL array value ('{}' matches nothing): one parameter, however many ids. */
+export const intArray = (ids: readonly number[]) => `{${ids.map(Number).join(",")}}`;
+
 /** A typed term as plain text inside an ILIKE pattern (%, _ and \\ match themselves). */
 export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -1,8 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/guards";
-
-/** Ids as one PostgreSQL array value ('{}' matches nothing): one parameter, however many ids. */
-export const intArray = (ids: readonly number[]) => `{${ids.map(Number).join(",")}}`;
+import { intArray } from "./resource-query";
 
 const standIns = new WeakSet<object>();
 

@@ -9,6 +9,7 @@ import {
 import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import { settings } from "../../auth/auth.table";
 import { type Db, queryRows, type Tx } from "../../db/client";
+import { intArray } from "../resource-query";
 import { visitSchedule } from "./visit-schedule.table";
 
 /**
@@ -40,8 +41,7 @@ type AssignmentRow = {
 const batchSize = 2_000;
 
 function targetWhere(target: Exclude<ScheduleTarget, { all: true }>): SQL {
-  if ("studyPatientIds" in target)
-    return sql`sp.id = any(${`{${target.studyPatientIds.map(Number).join(",")}}`}::int[])`;
+  if ("studyPatientIds" in target) return sql`sp.id = any(${intArray(target.studyPatientIds)}::int[])`;
   if ("patientId" in target)
     return sql`sp.patient_id = ${target.patientId} and sp.study_id = ${target.studyId}`;
   return sql`sp.study_id = ${target.studyId}`;
@@ -75,7 +75,7 @@ const plansSql = (studyIds: number[]) =>
         e.from_visit_id as "fromVisitId", e.to_visit_id as "toVisitId", e.days_from_start as "daysFromStart",
         e.allowed_days_before as "allowedDaysBefore", e.allowed_days_after as "allowedDaysAfter", e.sequence
       from studyplans p left join studyplan_schedule_entries e on e.studyplan_id = p.id
-      where p.study_id = any(${`{${studyIds.join(",")}}`}::int[])
+      where p.study_id = any(${intArray(studyIds)}::int[])
       order by p.study_id, e.sequence`;
 
 function plansFrom(rows: PlanRow[]): Map<number, Plan> {
@@ -100,8 +100,8 @@ const recordedSql = (batch: AssignmentRow[]) => {
   return sql`select id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
         visit_date::text as "visitDate", visit_status as "visitStatus"
       from patient_visits
-      where patient_id = any(${`{${patientIds.join(",")}}`}::int[])
-        and study_id = any(${`{${studyIds.join(",")}}`}::int[])`;
+      where patient_id = any(${intArray(patientIds)}::int[])
+        and study_id = any(${intArray(studyIds)}::int[])`;
 };
 
 function recordedByPair(rows: Recorded[]) {
@@ -122,7 +122,7 @@ const storedSql = (batch: AssignmentRow[]) =>
     ),
     sql`, `,
   )} from visit_schedule
-      where study_patient_id = any(${`{${batch.map((a) => Number(a.id)).join(",")}}`}::int[])`;
+      where study_patient_id = any(${intArray(batch.map((a) => a.id))}::int[])`;
 
 /**
  * What rebuilding a batch reads — its plans, its recorded visits and its stored rows — in one round

@@ -22,8 +22,7 @@ import type { Deps } from "../../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
-import { containsWord, exportBatchSize, keysetAfter, parseQuery } from "../resource";
-import { intArray } from "../site-scope";
+import { containsWord, exportBatchSize, intArray, keysetAfter, parseQuery } from "../resource";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
