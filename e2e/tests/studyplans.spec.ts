@@ -140,8 +140,13 @@ test("build a studyplan by pointer, keyboard and buttons, edit one schedule row 
   if (!planBox) throw new Error("no plan pane");
   await dragWithPointer(page, "Screening", { x: planBox.x + 40, y: planBox.y + 60 });
   await expect.poll(() => namesIn(page, "Studyplan visits")).toEqual(["Screening"]);
+  // Dropped well below Screening, in the plan pane's empty lower part: a point just under its centre
+  // could land above it if the cards shift while the drag passes over them on a busy machine.
   const screening = await centre(handle(page, "Screening"));
-  await dragWithPointer(page, "Randomisation", { x: screening.x, y: screening.y + 10 });
+  const plan = await pane(page, "Studyplan visits").boundingBox();
+  if (!plan) throw new Error("no plan pane");
+  const below = Math.min(screening.y + 60, plan.y + plan.height - 15);
+  await dragWithPointer(page, "Randomisation", { x: screening.x, y: below });
   await expect.poll(() => namesIn(page, "Studyplan visits")).toEqual(["Screening", "Randomisation"]);
 
   // Buttons: the non-drag way.
