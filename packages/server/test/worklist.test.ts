@@ -207,6 +207,51 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     });
   });
 
+  it("keeps every window right when visits of one patient's study are saved at the same moment", async () => {
+    // Each save rebuilds the assignment's windows from the visits it reads; saves that overlap must
+    // take turns and read each other's visits, or the last one would store windows without the others.
+    const stored = (assignmentId: number) =>
+      queryRows<{
+        visitId: number;
+        patientVisitId: number | null;
+        kind: string;
+        expectedDate: string | null;
+      }>(
+        t.database.db,
+        sql`select visit_id as "visitId", patient_visit_id as "patientVisitId", kind,
+            expected_date::text as "expectedDate"
+          from visit_schedule where study_patient_id = ${assignmentId} order by visit_id`,
+      );
+    for (let round = 0; round < 4; round++) {
+      const patient = await createPatient(t.database.db, siteA.id);
+      const assignment = await createStudyPatient(
+        t.database.db,
+        { patientId: patient.id, studyId: study.id },
+        { startDate: "2026-03-01" },
+      );
+      const saves = await Promise.all(
+        ["2026-03-02", "2026-03-17", "2026-04-14"].map((visitDate, i) =>
+          t.request<{ id: number }>({
+            method: "POST",
+            url: "/api/patient-visits",
+            session: staffA,
+            payload: patientVisitInput(
+              { patientId: patient.id, studyId: study.id, visitId: v[i] as number },
+              { visitDate, visitStatus: "COMPLETED" },
+            ),
+          }),
+        ),
+      );
+      expect(saves.map((res) => res.status)).toEqual([201, 201, 201]);
+      const rows = await stored(assignment.id);
+      expect(rows.map((row) => [row.visitId, row.patientVisitId, row.kind])).toEqual(
+        saves.map((res, i) => [v[i], res.body.data.id, "done"]),
+      );
+      // Day 0 is the screening's date, whichever save came last.
+      expect(rows.map((row) => row.expectedDate)).toEqual(["2026-03-02", "2026-03-16", "2026-04-13"]);
+    }
+  });
+
   it("drops a closed assignment's visits", async () => {
     const closed = await t.request({
       method: "PUT",
