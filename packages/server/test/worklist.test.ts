@@ -48,27 +48,33 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
   const rowsOf = (data: WorklistData) =>
     data.items.map((r) => [r.visitName, r.state, r.windowStart, r.windowEnd]);
 
-  beforeAll(async () => {
-    t = await startApp(kind);
+  /** A study of its own project with Screening, Week 2 (day 14 ± 2) and Week 6 (day 42 ± 3) planned. */
+  async function plannedStudy(protocolNr: string) {
     const db = t.database.db;
-    ({ siteA, siteB, admin, staffA } = await twoSites(t));
-    const project = await setUpProject(t, "WL-2026-001");
-    study = await createStudy(db, project, { variant: "NORMAL" });
-    v = [];
+    const project = await setUpProject(t, protocolNr);
+    const planned = await createStudy(db, project, { variant: "NORMAL" });
+    const visitIds: number[] = [];
     for (const name of ["Screening", "Week 2", "Week 6"])
-      v.push((await createVisit(db, study.id, { name })).id);
+      visitIds.push((await createVisit(db, planned.id, { name })).id);
     // Through the API, so that the plan's own write keeps the windows in step.
     const plan = await t.request<{ uuid: string }>({
       method: "POST",
       url: "/api/studyplans",
       session: admin,
-      payload: studyplanInput(study, v, [
+      payload: studyplanInput(planned, visitIds, [
         [14, 2, 2],
         [42, 3, 3],
       ]),
     });
     expect(plan.status).toBe(201);
-    planUuid = plan.body.data.uuid;
+    return { study: planned, visitIds, planUuid: plan.body.data.uuid };
+  }
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    const db = t.database.db;
+    ({ siteA, siteB, admin, staffA } = await twoSites(t));
+    ({ study, visitIds: v, planUuid } = await plannedStudy("WL-2026-001"));
     patientA = await createPatient(db, siteA.id, {
       patientDetail: { ...patientInput(siteA.id).patientDetail, lastName: "Szigligeti", firstName: "Ede" },
     });
@@ -222,11 +228,14 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
             expected_date::text as "expectedDate"
           from visit_schedule where study_patient_id = ${assignmentId} order by visit_id`,
       );
+    // A study of its own, whose plan no other test changes; every visit is recorded, so none of its
+    // windows joins the site's worklist that other tests read.
+    const own = await plannedStudy("WL-2026-002");
     for (let round = 0; round < 4; round++) {
       const patient = await createPatient(t.database.db, siteA.id);
       const assignment = await createStudyPatient(
         t.database.db,
-        { patientId: patient.id, studyId: study.id },
+        { patientId: patient.id, studyId: own.study.id },
         { startDate: "2026-03-01" },
       );
       const saves = await Promise.all(
@@ -236,7 +245,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
             url: "/api/patient-visits",
             session: staffA,
             payload: patientVisitInput(
-              { patientId: patient.id, studyId: study.id, visitId: v[i] as number },
+              { patientId: patient.id, studyId: own.study.id, visitId: own.visitIds[i] as number },
               { visitDate, visitStatus: "COMPLETED" },
             ),
           }),
@@ -245,7 +254,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       expect(saves.map((res) => res.status)).toEqual([201, 201, 201]);
       const rows = await stored(assignment.id);
       expect(rows.map((row) => [row.visitId, row.patientVisitId, row.kind])).toEqual(
-        saves.map((res, i) => [v[i], res.body.data.id, "done"]),
+        saves.map((res, i) => [own.visitIds[i], res.body.data.id, "done"]),
       );
       // Day 0 is the screening's date, whichever save came last.
       expect(rows.map((row) => row.expectedDate)).toEqual(["2026-03-02", "2026-03-16", "2026-04-13"]);
