@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  addDays,
   addYears,
   birthDateBounds,
   birthDateError,
@@ -64,6 +65,31 @@ describe("dates", () => {
     expect(isValidIsoDate("2023-13-01")).toBe(false);
     expect(isValidBirthDate("1990-01-1")).toBe(false);
     expect(isValidBirthDate(null)).toBe(false);
+  });
+
+  it("moves by days across month ends, leap days and centuries", () => {
+    expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
+    expect(addDays("2023-02-28", 1)).toBe("2023-03-01");
+    expect(addDays("2100-02-28", 1)).toBe("2100-03-01");
+    expect(addDays("2000-02-28", 1)).toBe("2000-02-29");
+    expect(addDays("2026-01-01", -1)).toBe("2025-12-31");
+    expect(addDays("2026-03-01", 0)).toBe("2026-03-01");
+    expect(addDays("2026-03-04", 42)).toBe("2026-04-15");
+  });
+
+  it("property: moving by days agrees with the calendar of Date for any day and distance", () => {
+    const day = 86_400_000;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1000, 0, 1) / day, max: Date.UTC(9000, 0, 1) / day }),
+        fc.integer({ min: -40_000, max: 40_000 }),
+        (dayNumber, days) => {
+          const iso = (n: number) => new Date(n * day).toISOString().slice(0, 10);
+          expect(addDays(iso(dayNumber), days)).toBe(iso(dayNumber + days));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 
   it("moves by years keeping 29 February a valid day", () => {

@@ -40,10 +40,42 @@ export function addYears(iso: string, years: number): string {
   return `${String(year).padStart(4, "0")}-${match[2]}-${String(day).padStart(2, "0")}`;
 }
 
+/**
+ * Moves an ISO date by whole days. Counted on day numbers (H. Hinnant's days_from_civil and
+ * civil_from_days, in years of March to February), not through Date and toISOString: the visit
+ * window engine calls it for every window of every save, and this is five times faster (issue 14).
+ */
 export function addDays(iso: string, days: number): string {
-  const [year, month, day] = iso.split("-").map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day + days));
-  return date.toISOString().slice(0, 10);
+  const month = Number(iso.slice(5, 7));
+  const year = Number(iso.slice(0, 4)) - (month <= 2 ? 1 : 0);
+  const era = Math.floor(year / 400);
+  const yearOfEra = year - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + Number(iso.slice(8, 10)) - 1;
+  return fromDayNumber(
+    era * 146097 +
+      yearOfEra * 365 +
+      Math.floor(yearOfEra / 4) -
+      Math.floor(yearOfEra / 100) +
+      dayOfYear +
+      days,
+  );
+}
+
+/** The ISO date of a day number counted from 1 March of year 0 (the inverse of addDays' count). */
+function fromDayNumber(dayNumber: number): string {
+  const era = Math.floor(dayNumber / 146097);
+  const dayOfEra = dayNumber - era * 146097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+  return `${year < 1000 ? String(year).padStart(4, "0") : year}-${pad(month)}-${pad(day)}`;
 }
 
 /**
