@@ -196,13 +196,15 @@ const recordsetColumns = [
 ] as const satisfies (keyof ScheduleRow)[];
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const dateColumns = new Set<string>(["expectedDate", "windowStart", "windowEnd", "visitDate"]);
-// The column lists of the stored rows' read and update, written once: building them on every save
-// was a visible part of its process time (issue 14).
+// The column lists of the stored rows' read, insert and update, written once from recordsetColumns:
+// building them on every save was a visible part of its process time (issue 14).
 const storedColumns = sql.raw(
   recordsetColumns
     .map((column) => `"${snakeCase(column)}"${dateColumns.has(column) ? "::text" : ""} as "${column}"`)
     .join(", "),
 );
+const insertedColumns = sql.raw(recordsetColumns.map((column) => `"${snakeCase(column)}"`).join(", "));
+const recordColumns = sql.raw(recordsetColumns.map((column) => `r."${column}"`).join(", "));
 const updatedColumns = sql.raw(
   recordsetColumns
     .filter((column) => column !== "studyPatientId" && column !== "visitId")
@@ -240,10 +242,9 @@ async function writeChanges(db: Db | Tx, stored: StoredRow[], rows: ScheduleRow[
       sql`update visit_schedule vs set ${updatedColumns} from ${recordset(updates, true)} where vs.id = r.id`,
     );
   if (inserts.length === 0) return;
-  await db.execute(sql`insert into visit_schedule (study_patient_id, patient_id, study_id, site_id, active,
-      visit_id, sequence, expected_date, window_start, window_end, kind, booked_outside_window,
-      patient_visit_id, visit_date, visit_status)
-    select * from ${recordset(inserts)}`);
+  await db.execute(
+    sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(inserts)}`,
+  );
 }
 
 /**
