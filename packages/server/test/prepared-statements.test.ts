@@ -153,4 +153,65 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     // The first save's version is stale now, whichever statement checks it.
     expect((await save(record.version, "stale")).status).toBe(409);
   });
+
+  /**
+   * A save, a read and a list of the patient, as staff do them: each answers, whatever came before.
+   * The save comes first, with the record as last read: a statement refused outside a transaction
+   * costs pg-pool its connection (and the statements on it), so a save after a read would not meet
+   * a refused statement.
+   */
+  let record: (Record<string, unknown> & { version: number }) | undefined;
+  async function saveReadAndList() {
+    record ??= (
+      await t.request<typeof record>({ method: "GET", url: `/api/patients/${patientUuid}`, session: admin })
+    ).body.data;
+    const version = record?.version as number;
+    const saved = await t.request<{ version: number }>({
+      method: "PUT",
+      url: `/api/patients/${patientUuid}`,
+      session: admin,
+      payload: record,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data?.version).toBe(version + 1);
+    const read = await t.request<typeof record>({
+      method: "GET",
+      url: `/api/patients/${patientUuid}`,
+      session: admin,
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.data?.version).toBe(version + 1);
+    record = read.body.data;
+    const list = await t.request<{ items: { uuid: string }[] }>({
+      method: "GET",
+      url: "/api/patients?format=list",
+      session: admin,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.data?.items.map((row) => row.uuid)).toContain(patientUuid);
+  }
+
+  it("a connection that lost its statements (DEALLOCATE ALL, as a pooler's reset does) prepares them again", async () => {
+    await saveReadAndList();
+    // The one pooled connection forgets every statement the driver believes it has prepared.
+    await database.db.execute(sql`deallocate all`);
+    expect(await preparedNames()).toEqual([]);
+    await saveReadAndList();
+    await saveReadAndList();
+  });
+
+  it("a column widened while the server runs (another process's migration) does not break its statements", async () => {
+    await saveReadAndList();
+    // PostgreSQL refuses a prepared statement whose result type changed ("cached plan must not change
+    // result type"), on that connection for good: here another process widens a column it reads.
+    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
+    await other.connect();
+    try {
+      await other.query("alter table patients alter column first_name type varchar(60)");
+    } finally {
+      await other.end();
+    }
+    await saveReadAndList();
+    await saveReadAndList();
+  });
 });

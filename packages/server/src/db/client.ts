@@ -80,7 +80,12 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 type StatementKind = "record" | "list";
 const preparing = new AsyncLocalStorage<StatementKind>();
 export const prepared = <T>(work: () => Promise<T>, kind: StatementKind = "record"): Promise<T> =>
-  preparing.run(kind, work);
+  // A statement refused as stale has been renamed by then (see retire): once more, afresh. The work
+  // is a read, or a transaction that was rolled back.
+  preparing
+    .run(kind, work)
+    .catch((error: unknown) => (isStaleStatement(error) ? preparing.run(kind, work) : Promise.reject(error)));
+
 /**
  * Texts named per process, each kind on its own: beyond them (e.g. inserts of varying row counts, or
  * the many orders and filters a list can be asked in) texts go unnamed, and lists can never crowd out
@@ -91,12 +96,26 @@ const statementNames = new Map<string, string>();
 const namedCount: Record<StatementKind, number> = { record: 0, list: 0 };
 /** Marks a query the pool has decided on, in its caller's context (pg-pool may send it later, in another's). */
 const decided = Symbol("named or not");
-type QueryConfig = { text?: unknown; name?: string; values?: unknown[]; [decided]?: true };
+/** Names refused as stale (see isStaleStatement), each mapped to the name its statement goes by now. */
+const retiredNames = new Map<string, string>();
+const originalName = Symbol("the name a statement was first given");
+type QueryConfig = {
+  text?: unknown;
+  name?: string;
+  values?: unknown[];
+  [decided]?: true;
+  [originalName]?: string;
+};
 
 function namedIfPrepared(config: unknown, values: unknown): unknown {
   if (typeof config !== "object" || config === null) return config;
   const query = config as QueryConfig;
-  if (query[decided] || query.name || typeof query.text !== "string") return config;
+  if (query[decided] || typeof query.text !== "string") return config;
+  // Named by Drizzle's prepare (the session's user, reads by key): kept, unless retired.
+  if (query.name) {
+    const current = retiredNames.get(query.name);
+    return current ? { ...query, name: current, [originalName]: query.name, [decided]: true } : config;
+  }
   const params = Array.isArray(values) ? values : query.values;
   const kind = preparing.getStore();
   if (!kind || !params?.length) return { ...query, [decided]: true };
@@ -107,15 +126,59 @@ function namedIfPrepared(config: unknown, values: unknown): unknown {
     statementNames.set(query.text, name);
     namedCount[kind] += 1;
   }
-  return { ...query, name, [decided]: true };
+  return { ...query, name: retiredNames.get(name) ?? name, [originalName]: name, [decided]: true };
+}
+
+/**
+ * A named statement PostgreSQL will not run on some connection any more: dropped there ("prepared
+ * statement … does not exist": DEALLOCATE ALL, a connection pooler's reset), or planned before a
+ * table changed ("cached plan must not change result type": another process's migration widened a
+ * column, and that connection refuses the statement for good). Not the caller's fault, and not lasting.
+ */
+export function isStaleStatement(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === "26000") return true;
+    if (
+      code === "0A000" &&
+      typeof message === "string" &&
+      /cached plan must not change result type/.test(message)
+    )
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Renames a statement refused as stale, for the whole process: a new name is parsed afresh on every
+ * connection (the driver remembers which names a connection has parsed and would not parse an old one
+ * again).
+ */
+let retirements = 0;
+function retire(config: unknown, error: unknown) {
+  const query = config as QueryConfig;
+  const first = query?.[originalName] ?? query?.name;
+  if (!first || !isStaleStatement(error)) return;
+  // Only the name that failed: a concurrent refusal of the same name renames it once.
+  if ((retiredNames.get(first) ?? first) === query.name) retiredNames.set(first, `${first}_${++retirements}`);
 }
 
 /** A pool whose queries are named (or not) where they are asked, see `prepared`. */
 class PreparingPool extends pg.Pool {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
   override query(...args: any[]): any {
-    args[0] = namedIfPrepared(args[0], args[1]);
-    return super.query(...(args as Parameters<pg.Pool["query"]>));
+    const asked = args[0];
+    args[0] = namedIfPrepared(asked, args[1]);
+    const result: unknown = super.query(...(args as Parameters<pg.Pool["query"]>));
+    if (!(result instanceof Promise)) return result;
+    // One statement outside a transaction, refused as stale: once more under its new name.
+    return result.catch((error: unknown) => {
+      if (!isStaleStatement(error)) throw error;
+      args[0] = namedIfPrepared(asked, args[1]);
+      return super.query(...(args as Parameters<pg.Pool["query"]>));
+    });
   }
 }
 
@@ -138,18 +201,22 @@ function stallSafeClient(answerTimeoutMs: number) {
       const connection = (this as unknown as { connection?: { stream?: { destroy: () => void } } })
         .connection;
       const timer = setTimeout(() => connection?.stream?.destroy(), answerTimeoutMs);
-      const done = () => clearTimeout(timer);
+      const done = (error?: unknown) => {
+        clearTimeout(timer);
+        if (error) retire(args[0], error);
+      };
       const callbackAt = args.findIndex((arg) => typeof arg === "function");
       if (callbackAt >= 0) {
         const callback = args[callbackAt];
         args[callbackAt] = (...result: unknown[]) => {
-          done();
+          done(result[0]);
           callback(...result);
         };
         return super.query(...(args as Parameters<pg.Client["query"]>));
       }
       const result: unknown = super.query(...(args as Parameters<pg.Client["query"]>));
-      if (result instanceof Promise) result.then(done, done);
+      // Registered before the caller's own handlers, so a stale name is retired before anyone retries.
+      if (result instanceof Promise) result.then(() => done(), done);
       else done();
       return result;
     }
