@@ -1,7 +1,8 @@
 import type { ListData, PatientVisit, PatientVisitDetail, PatientVisitListRow } from "@trialdesk/domain";
 import { newUuid } from "@trialdesk/domain";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
 import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
 import { studies } from "../src/resources/studies/studies.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
@@ -397,6 +398,43 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
     const nobody = await t.signedInUser({ siteIds: [] });
     expect((await list("", nobody)).body.data.items).toEqual([]);
   });
+
+  it.skipIf(kind !== "postgres")(
+    "records no visit for an assignment removed at the same moment: the save waits and finds the patient not assigned",
+    async () => {
+      const db = t.database.db;
+      const patient = await assignedPatient(siteA.id, "S-RACE");
+      const assignment = sql`patient_id = ${patient.id} and study_id = ${study.id}`;
+      let saving: ReturnType<typeof create> | undefined;
+      await db.transaction(async (tx) => {
+        // The assignment's removal as the API makes it (locked, no visit found, deleted), not yet committed.
+        await tx.execute(sql`select id from study_patients where ${assignment} for update`);
+        await tx.execute(sql`delete from study_patients where ${assignment}`);
+        saving = create(
+          patientVisitInput({ patientId: patient.id, studyId: study.id, visitId: visitIds[0] }),
+        );
+        // Committed only once the save waits for a lock this removal holds.
+        for (let tries = 0; ; tries++) {
+          const [{ waiting }] = await queryRows<{ waiting: number }>(
+            db,
+            sql`select count(*)::int as waiting from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          if (waiting > 0) break;
+          if (tries > 200) throw new Error("the save never waited for the assignment's removal");
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      });
+      const res = await (saving as ReturnType<typeof create>);
+      expect(res.status).toBe(400);
+      expect(res.body.header.fieldErrors).toEqual([
+        { field: "studyId", message: "The patient is not assigned to this study" },
+      ]);
+      expect(await db.select().from(patientVisits).where(eq(patientVisits.patientId, patient.id))).toEqual(
+        [],
+      );
+    },
+  );
 
   it("deletes a visit and keeps its audit trail", async () => {
     const patient = await assignedPatient(siteA.id);

@@ -77,26 +77,28 @@ function validate(input: PatientVisitInput): FieldErrors {
  * The references must hold together: a patient the user may see (otherwise it reads as missing, so
  * other sites' patients never leak), assigned to the study (active or closed: visits of a closed
  * assignment are history that staff still record and correct), and a visit of that study.
+ * The assignments are locked as they are found (FOR UPDATE, in id order, as the window rebuild locks
+ * them): an assignment removed at the same moment is either gone when this save reads it, or removed
+ * only after this save's visit, which then stops its removal. Without the lock both went through and
+ * left a visit of a patient not assigned to the study.
  */
 async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: SessionUser | null) {
   const patientId = input.patientId as number;
   const studyId = input.studyId as number;
   const visitId = input.visitId as number;
   // Asked in one round trip (issue 14: every save pays each one).
-  const one = sql`1`;
   const patient = tx
-    .select({ one })
+    .select({ one: sql`1` })
     .from(patients)
     .where(and(eq(patients.id, patientId), patientScope(user)));
-  const assignment = tx
-    .select({ one })
-    .from(studyPatients)
-    .where(and(eq(studyPatients.patientId, patientId), eq(studyPatients.studyId, studyId)));
+  // count(*) reads every row, so each is locked (exists would stop at the first).
+  const assignments = sql`(select count(*) from (select sp.id from ${studyPatients} sp
+    where sp.patient_id = ${patientId} and sp.study_id = ${studyId} order by sp.id for update) locked)`;
   const visitStudy = tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId));
   const [found] = await tx
     .select({
       patient: sql<boolean>`exists(${patient})`,
-      assigned: sql<boolean>`exists(${assignment})`,
+      assigned: sql<boolean>`${assignments} > 0`,
       visitStudyId: sql<number | null>`(${visitStudy})`,
     })
     .from(sql`(select 1) as once`);
