@@ -1,6 +1,15 @@
 import type { ListData, Visit, VisitListRow } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStudy, createVisit, visitInput } from "../src/seed/factories";
+import {
+  createPatient,
+  createPatientVisit,
+  createSite,
+  createStudy,
+  createStudyPatient,
+  createStudyplan,
+  createVisit,
+  visitInput,
+} from "../src/seed/factories";
 import { databaseKinds, expectCreated, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -10,11 +19,13 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
   let t: TestApp;
   let staff: Session;
   let study: { id: number; uuid: string };
+  let otherStudy: { id: number; uuid: string };
   beforeAll(async () => {
     t = await startApp(kind);
     staff = await t.signedInUser({ isAdmin: false });
     const project = await setUpProject(t, "VS-2025-001");
     study = await createStudy(t.database.db, project, { variant: "NORMAL" });
+    otherStudy = await createStudy(t.database.db, project, { variant: "SUB-STUDY" });
   });
   afterAll(() => t.close());
 
@@ -128,6 +139,42 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
     expect(res.body.data.items.every((v) => v.studyName === "VS-2025-001_NORMAL")).toBe(true);
     const names = res.body.data.items.map((v) => v.visitName);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  });
+
+  it("keeps a visit in its study once it is recorded for a patient or planned; an unused one may move", async () => {
+    const db = t.database.db;
+    const moveTo = (visit: Visit, studyId: number) => put(visit.uuid, { ...visit, studyId });
+    const refused = [
+      {
+        field: "studyId",
+        message:
+          "This visit is recorded for patients or planned in a studyplan: it cannot move to another study",
+      },
+    ];
+
+    const recorded = (await create(visitInput(study.id, { name: "Week 8", visitTypeId: 60 }))).body.data;
+    const site = await createSite(db, { shortName: "VSS" });
+    const patient = await createPatient(db, site.id);
+    await createStudyPatient(db, { patientId: patient.id, studyId: study.id });
+    await createPatientVisit(db, { patientId: patient.id, studyId: study.id, visitId: recorded.id });
+    const moved = await moveTo(recorded, otherStudy.id);
+    expect(moved.status).toBe(400);
+    expect(moved.body.header.fieldErrors).toEqual(refused);
+    // Everything else about it may still change.
+    expect((await put(recorded.uuid, { ...recorded, name: "Week 8 visit" })).status).toBe(200);
+
+    const planStudy = await createStudy(db, await setUpProject(t, "VS-2025-002"), { variant: "NORMAL" });
+    const first = await createVisit(db, planStudy.id, { name: "Day 1" });
+    const planned = (await create(visitInput(planStudy.id, { name: "Day 15", visitTypeId: 60 }))).body.data;
+    await createStudyplan(db, planStudy.id, [first.id, planned.id], [[14, 1, 1]]);
+    const plannedMove = await moveTo(planned, otherStudy.id);
+    expect(plannedMove.status).toBe(400);
+    expect(plannedMove.body.header.fieldErrors).toEqual(refused);
+
+    const unused = (await create(visitInput(study.id, { name: "Extra", visitTypeId: 100 }))).body.data;
+    const free = await moveTo(unused, otherStudy.id);
+    expect(free.status).toBe(200);
+    expect(free.body.data).toMatchObject({ studyId: otherStudy.id, studyName: "VS-2025-001_SUB-STUDY" });
   });
 
   it("deletes a visit", async () => {

@@ -94,7 +94,13 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
   // count(*) reads every row, so each is locked (exists would stop at the first).
   const assignments = sql`(select count(*) from (select sp.id from ${studyPatients} sp
     where sp.patient_id = ${patientId} and sp.study_id = ${studyId} order by sp.id for update) locked)`;
-  const visitStudy = tx.select({ studyId: visits.studyId }).from(visits).where(eq(visits.id, visitId));
+  // FOR KEY SHARE, as the insert's foreign key takes it anyway: a visit moving to another study at the
+  // same moment (its save locks it) is read as it ends up.
+  const visitStudy = tx
+    .select({ studyId: visits.studyId })
+    .from(visits)
+    .where(eq(visits.id, visitId))
+    .for("key share");
   const [found] = await tx
     .select({
       patient: sql<boolean>`exists(${patient})`,

@@ -57,7 +57,9 @@ async function checkSchedule(tx: Tx, studyId: number, schedule: ScheduleEntry[])
   const own = await tx
     .select({ id: visits.id })
     .from(visits)
-    .where(and(inArray(visits.id, ids), eq(visits.studyId, studyId)));
+    .where(and(inArray(visits.id, ids), eq(visits.studyId, studyId)))
+    // As the entries' foreign keys lock them anyway; a visit moving to another study is read as it ends up.
+    .for("key share");
   if (own.length !== ids.length) {
     const errors: FieldErrors = { schedule: "Every studyplan visit must be a visit of the plan's study" };
     throw validationError(errors);

@@ -1,10 +1,32 @@
 import { randomisationVisitType, type VisitInput, visitTypes } from "@trialdesk/domain";
 import { eq, type SQL, sql } from "drizzle-orm";
+import { queryRows, type Tx } from "../../db/client";
+import { validationError } from "../../http/errors";
 import { idParam } from "../params";
+import { patientVisits } from "../patient-visits/patient-visits.table";
 import { projects } from "../projects/projects.table";
 import { defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
+import { studyplanScheduleEntries } from "../studyplans/studyplans.table";
 import { visits } from "./visits.table";
+
+export const visitInUseMessage =
+  "This visit is recorded for patients or planned in a studyplan: it cannot move to another study";
+
+/**
+ * Whether a visit is recorded for a patient or planned in a studyplan: such a visit keeps its study,
+ * or those records would name a visit of another study. The visit's row is locked by its save, and
+ * the saves that use a visit lock it too (FOR KEY SHARE), so a use saved at the same moment is seen.
+ */
+async function visitInUse(tx: Tx, id: number): Promise<boolean> {
+  const [row] = await queryRows<{ used: boolean }>(
+    tx,
+    sql`select exists(select 1 from ${patientVisits} where ${patientVisits.visitId} = ${id})
+      or exists(select 1 from ${studyplanScheduleEntries}
+        where ${studyplanScheduleEntries.fromVisitId} = ${id} or ${studyplanScheduleEntries.toVisitId} = ${id}) as used`,
+  );
+  return row.used;
+}
 
 /** The visit type's label (e.g. "Randomisation") from the domain's list, so both sides name types alike. */
 const visitTypeLabel: SQL<string> = sql`case ${visits.visitTypeId} ${sql.join(
@@ -60,12 +82,16 @@ export const visitsResource = defineResource<VisitInput>({
           .innerJoin(projects, eq(projects.id, studies.projectId)),
     },
   },
-  toRow: (input) => ({
-    studyId: input.studyId,
-    name: input.name,
-    visitTypeId: input.visitTypeId,
-    mandatory: input.mandatory === 1,
-  }),
+  toRow: async (input, { tx, existing }) => {
+    if (existing && input.studyId !== existing.studyId && (await visitInUse(tx, existing.id as number)))
+      throw validationError({ studyId: visitInUseMessage });
+    return {
+      studyId: input.studyId,
+      name: input.name,
+      visitTypeId: input.visitTypeId,
+      mandatory: input.mandatory === 1,
+    };
+  },
   unique: {
     // The partial unique index on (study_id) where visit_type_id = 50.
     visits_visit_type_id_unique: {
