@@ -347,6 +347,34 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     expect(refused.body.header.errorMessage).toBe("Study patient is still used by patient visits");
     expect((await get(used.uuid)).status).toBe(200);
   });
+
+  it("keeps an assignment whose patient has visits in the study on that patient and study; others may move", async () => {
+    const message = "The patient has visits recorded in this study: they keep this assignment to it";
+    const patient = await patientOf(siteA.id, "Mozgó");
+    const other = await patientOf(siteA.id, "Másik");
+    const used = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
+    const visit = await createVisit(t.database.db, study.id);
+    await t.database.db.insert(patientVisits).values({
+      uuid: newUuid("patient-visits"),
+      patientId: patient.id,
+      studyId: study.id,
+      visitId: visit.id,
+    });
+    const toStudy = await update(used.uuid, { ...used, studyId: otherStudy.id });
+    expect(toStudy.status).toBe(400);
+    expect(toStudy.body.header.fieldErrors).toEqual([{ field: "studyId", message }]);
+    const toPatient = await update(used.uuid, { ...used, patientId: other.id });
+    expect(toPatient.status).toBe(400);
+    expect(toPatient.body.header.fieldErrors).toEqual([{ field: "patientId", message }]);
+    expect((await get(used.uuid)).body.data).toMatchObject({ patientId: patient.id, studyId: study.id });
+    // Its other fields still change.
+    expect((await update(used.uuid, { ...used, screenNr: "S-777" })).status).toBe(200);
+
+    const free = (await create(studyPatientInput({ patientId: other.id, studyId: study.id }))).body.data;
+    const moved = await update(free.uuid, { ...free, studyId: otherStudy.id });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ patientId: other.id, studyId: otherStudy.id });
+  });
 });
 
 describe.each(databaseKinds)("the demo study-patients on %s", (kind) => {

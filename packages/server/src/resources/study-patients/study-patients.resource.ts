@@ -8,6 +8,7 @@ import {
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
+import type { Tx } from "../../db/client";
 import { conflict, validationError } from "../../http/errors";
 import { flagFilter, idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
@@ -15,6 +16,7 @@ import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
 import { byName, defineResource } from "../resource";
+import type { Row } from "../resource-definition";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
 import { keepVisitSchedules } from "../worklist/visit-schedule";
@@ -41,6 +43,28 @@ const nameOf = (user: { firstName: PgColumn; lastName: PgColumn }) =>
   sql<string | null>`nullif(trim(concat_ws(' ', ${user.firstName}, ${user.lastName})), '')`;
 
 const id = idParam();
+
+export const assignmentUsedByVisitsMessage =
+  "The patient has visits recorded in this study: they keep this assignment to it";
+
+/**
+ * Whether the assignment's patient has visits recorded in its study: they need it, so it is neither
+ * removed nor moved to another patient or study. Asked after the assignment is locked; a visit's save
+ * locks it too (decision 151), so a visit saved at the same moment is seen.
+ */
+async function hasVisits(tx: Tx, assignment: Row): Promise<boolean> {
+  const [visit] = await tx
+    .select({ id: patientVisits.id })
+    .from(patientVisits)
+    .where(
+      and(
+        eq(patientVisits.patientId, assignment.patientId as number),
+        eq(patientVisits.studyId, assignment.studyId as number),
+      ),
+    )
+    .limit(1);
+  return visit !== undefined;
+}
 
 /**
  * Study-patients (spec §2.5, §3, §4, §5): a patient's assignment to a study, active or closed with a
@@ -135,6 +159,12 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
       .from(patients)
       .where(and(eq(patients.id, input.patientId as number), patientScope(user)));
     if (!patient) throw validationError({ patientId: patientNotFoundMessage });
+    // Moving it to another patient or study would take it from the visits recorded under it.
+    const moved = existing && (input.patientId !== existing.patientId || input.studyId !== existing.studyId);
+    if (moved && (await hasVisits(tx, existing)))
+      throw validationError({
+        [input.studyId !== existing.studyId ? "studyId" : "patientId"]: assignmentUsedByVisitsMessage,
+      });
 
     const active = input.active !== false;
     const wasActive = existing ? existing.active === true : true;
@@ -162,17 +192,7 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
   afterChange: (tx, _before, after) =>
     keepVisitSchedules((assignment) => ({ studyPatientIds: [assignment.id as number] }))(tx, after),
   beforeDelete: async (_id, { tx, existing }) => {
-    const [visit] = await tx
-      .select({ id: patientVisits.id })
-      .from(patientVisits)
-      .where(
-        and(
-          eq(patientVisits.patientId, existing?.patientId as number),
-          eq(patientVisits.studyId, existing?.studyId as number),
-        ),
-      )
-      .limit(1);
-    if (visit) throw conflict("Study patient is still used by patient visits");
+    if (await hasVisits(tx, existing as Row)) throw conflict("Study patient is still used by patient visits");
   },
   unique: {
     study_patients_active_study_id_patient_id_unique: { field: "studyId", message: alreadyAssignedMessage },
