@@ -3,9 +3,17 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Database, namedStatementBudget, openPostgres, queryRows } from "../src/db/client";
-import { createPatient } from "../src/seed/factories";
+import {
+  createPatient,
+  createStudy,
+  createStudyPatient,
+  createStudyplan,
+  createVisit,
+  patientVisitInput,
+} from "../src/seed/factories";
 import { withDatabase } from "./global-setup";
 import { type Session, startApp, type TestApp, twoSites } from "./helpers";
+import { setUpProject } from "./study-setup";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
@@ -152,6 +160,40 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     expect(second.body.data?.patientDetail).toMatchObject({ notes: "second" });
     // The first save's version is stale now, whichever statement checks it.
     expect((await save(record.version, "stale")).status).toBe(409);
+  });
+
+  it("a visit save's read of the patient's windows keeps one generic plan, not one planned per save", async () => {
+    const db = database.db;
+    const study = await createStudy(db, await setUpProject(t, "PS-2026-001"), { variant: "NORMAL" });
+    const visitIds: number[] = [];
+    for (let i = 0; i < 8; i++) visitIds.push((await createVisit(db, study.id, { name: `Day ${i * 7}` })).id);
+    await createStudyplan(
+      db,
+      study.id,
+      visitIds,
+      visitIds.slice(1).map(() => [7, 1, 1]),
+    );
+    const patient = await createPatient(db, (await twoSites(t)).siteA.id);
+    await createStudyPatient(db, { patientId: patient.id, studyId: study.id }, { startDate: "2026-01-05" });
+    for (const visitId of visitIds) {
+      const saved = await t.request({
+        method: "POST",
+        url: "/api/patient-visits",
+        session: admin,
+        payload: patientVisitInput({ patientId: patient.id, studyId: study.id, visitId }),
+      });
+      expect(saved.status).toBe(201);
+    }
+    // The read of plans, recorded visits and stored windows (one statement, as JSON).
+    const [read] = await queryRows<{ generic: number; custom: number }>(
+      db,
+      sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements
+        where statement like '%json_agg%' and statement like '%visit_schedule%'`,
+    );
+    // PostgreSQL plans a named statement's first five runs for their values, then keeps a generic
+    // plan if it costs no more; planned afresh, the eight saves would show eight custom plans.
+    expect(read.custom).toBeLessThanOrEqual(5);
+    expect(read.generic).toBeGreaterThan(0);
   });
 
   /**

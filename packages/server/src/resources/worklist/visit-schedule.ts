@@ -40,8 +40,18 @@ type AssignmentRow = {
 
 const batchSize = 2_000;
 
+/**
+ * `column` is one of `ids`: a plain equality for one id, the usual case of a save. PostgreSQL keeps a
+ * generic plan for a named statement of equalities (its estimate matches the custom plan's) but
+ * planned the `= any(array)` form afresh on every call: ~0.35 ms of its time on every visit save.
+ */
+function oneOf(column: string, ids: readonly number[]): SQL {
+  const name = sql.raw(column);
+  return ids.length === 1 ? sql`${name} = ${Number(ids[0])}` : sql`${name} = any(${intArray(ids)}::int[])`;
+}
+
 function targetWhere(target: Exclude<ScheduleTarget, { all: true }>): SQL {
-  if ("studyPatientIds" in target) return sql`sp.id = any(${intArray(target.studyPatientIds)}::int[])`;
+  if ("studyPatientIds" in target) return oneOf("sp.id", target.studyPatientIds);
   if ("patientId" in target)
     return sql`sp.patient_id = ${target.patientId} and sp.study_id = ${target.studyId}`;
   return sql`sp.study_id = ${target.studyId}`;
@@ -75,7 +85,7 @@ const plansSql = (studyIds: number[]) =>
         e.from_visit_id as "fromVisitId", e.to_visit_id as "toVisitId", e.days_from_start as "daysFromStart",
         e.allowed_days_before as "allowedDaysBefore", e.allowed_days_after as "allowedDaysAfter", e.sequence
       from studyplans p left join studyplan_schedule_entries e on e.studyplan_id = p.id
-      where p.study_id = any(${intArray(studyIds)}::int[])
+      where ${oneOf("p.study_id", studyIds)}
       order by p.study_id, e.sequence`;
 
 function plansFrom(rows: PlanRow[]): Map<number, Plan> {
@@ -100,8 +110,7 @@ const recordedSql = (batch: AssignmentRow[]) => {
   return sql`select id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
         visit_date::text as "visitDate", visit_status as "visitStatus"
       from patient_visits
-      where patient_id = any(${intArray(patientIds)}::int[])
-        and study_id = any(${intArray(studyIds)}::int[])`;
+      where ${oneOf("patient_id", patientIds)} and ${oneOf("study_id", studyIds)}`;
 };
 
 function recordedByPair(rows: Recorded[]) {
@@ -116,7 +125,10 @@ function recordedByPair(rows: Recorded[]) {
 /** The rows stored for a batch, dates as text as the engine writes them, so equal rows compare equal. */
 const storedSql = (batch: AssignmentRow[]) =>
   sql`select id, ${storedColumns} from visit_schedule
-      where study_patient_id = any(${intArray(batch.map((a) => a.id))}::int[])`;
+      where ${oneOf(
+        "study_patient_id",
+        batch.map((a) => a.id),
+      )}`;
 
 /**
  * What rebuilding a batch reads — its plans, its recorded visits and its stored rows — in one round
