@@ -328,6 +328,14 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     expect((await list(`siteId=${siteB.id}`, admin)).body.data.items.map((r) => r.uuid)).toContain(ofB.uuid);
   });
 
+  /** A visit of the study recorded for the patient (written directly: only its existence matters). */
+  const recordVisitOf = async (patientId: number) => {
+    const visit = await createVisit(t.database.db, study.id);
+    await t.database.db
+      .insert(patientVisits)
+      .values({ uuid: newUuid("patient-visits"), patientId, studyId: study.id, visitId: visit.id });
+  };
+
   it("deletes an assignment; one whose patient has visits in the study is refused with 409", async () => {
     const patient = await patientOf(siteA.id);
     const free = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
@@ -335,13 +343,7 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     expect(removed.body.data).toEqual({ deleted: true });
     expect((await get(free.uuid)).status).toBe(404);
     const used = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
-    const visit = await createVisit(t.database.db, study.id);
-    await t.database.db.insert(patientVisits).values({
-      uuid: newUuid("patient-visits"),
-      patientId: patient.id,
-      studyId: study.id,
-      visitId: visit.id,
-    });
+    await recordVisitOf(patient.id);
     const refused = await t.request({ method: "DELETE", url: `${url}/${used.uuid}`, session: staffA });
     expect(refused.status).toBe(409);
     expect(refused.body.header.errorMessage).toBe("Study patient is still used by patient visits");
@@ -353,13 +355,7 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     const patient = await patientOf(siteA.id, "Mozgó");
     const other = await patientOf(siteA.id, "Másik");
     const used = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
-    const visit = await createVisit(t.database.db, study.id);
-    await t.database.db.insert(patientVisits).values({
-      uuid: newUuid("patient-visits"),
-      patientId: patient.id,
-      studyId: study.id,
-      visitId: visit.id,
-    });
+    await recordVisitOf(patient.id);
     const toStudy = await update(used.uuid, { ...used, studyId: otherStudy.id });
     expect(toStudy.status).toBe(400);
     expect(toStudy.body.header.fieldErrors).toEqual([{ field: "studyId", message }]);
