@@ -9,7 +9,7 @@ import {
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
-import type { Db, Tx } from "../../db/client";
+import type { Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
@@ -18,7 +18,7 @@ import { byName, defineResource } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
-import { keepVisitSchedules } from "../worklist/visit-schedule";
+import { keepVisitSchedules, lockedAssignmentsOf } from "../worklist/visit-schedule";
 import { patientVisits } from "./patient-visits.table";
 
 export const patientVisitMessages = {
@@ -80,9 +80,10 @@ function validate(input: PatientVisitInput): FieldErrors {
  * The assignments are locked as they are found (FOR UPDATE, in id order, as the window rebuild locks
  * them): an assignment removed at the same moment is either gone when this save reads it, or removed
  * only after this save's visit, which then stops its removal. Without the lock both went through and
- * left a visit of a patient not assigned to the study.
+ * left a visit of a patient not assigned to the study. The window rebuild of the save uses the rows
+ * read here (decision 154).
  */
-async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: SessionUser | null) {
+async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUser | null) {
   const patientId = input.patientId as number;
   const studyId = input.studyId as number;
   const visitId = input.visitId as number;
@@ -91,9 +92,8 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
     .select({ one: sql`1` })
     .from(patients)
     .where(and(eq(patients.id, patientId), patientScope(user)));
-  // count(*) reads every row, so each is locked (exists would stop at the first).
-  const assignments = sql`(select count(*) from (select sp.id from ${studyPatients} sp
-    where sp.patient_id = ${patientId} and sp.study_id = ${studyId} order by sp.id for update) locked)`;
+  // Every one of them read (and so locked), and kept for the window rebuild of this save.
+  const assignments = lockedAssignmentsOf(patientId, studyId);
   // FOR KEY SHARE, as the insert's foreign key takes it anyway: a visit moving to another study at the
   // same moment (its save locks it) is read as it ends up.
   const visitStudy = tx
@@ -104,13 +104,14 @@ async function checkReferences(tx: Tx | Db, input: PatientVisitInput, user: Sess
   const [found] = await tx
     .select({
       patient: sql<boolean>`exists(${patient})`,
-      assigned: sql<boolean>`${assignments} > 0`,
+      assignments: assignments.json,
       visitStudyId: sql<number | null>`(${visitStudy})`,
     })
     .from(sql`(select 1) as once`);
   if (!found.patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
   const errors: FieldErrors = {};
-  if (!found.assigned) errors.studyId = patientVisitMessages.notAssigned;
+  if (assignments.keepLocked(tx, found.assignments).length === 0)
+    errors.studyId = patientVisitMessages.notAssigned;
   if (found.visitStudyId === null || Number(found.visitStudyId) !== studyId)
     errors.visitId = patientVisitMessages.visitOfOtherStudy;
   if (Object.keys(errors).length > 0) throw validationError(errors);
