@@ -160,11 +160,15 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
       .where(and(eq(patients.id, input.patientId as number), patientScope(user)));
     if (!patient) throw validationError({ patientId: patientNotFoundMessage });
     // Moving it to another patient or study would take it from the visits recorded under it.
-    const moved = existing && (input.patientId !== existing.patientId || input.studyId !== existing.studyId);
-    if (moved && (await hasVisits(tx, existing)))
-      throw validationError({
-        [input.studyId !== existing.studyId ? "studyId" : "patientId"]: assignmentUsedByVisitsMessage,
-      });
+    const moved = !existing
+      ? null
+      : input.studyId !== existing.studyId
+        ? "studyId"
+        : input.patientId !== existing.patientId
+          ? "patientId"
+          : null;
+    if (moved && (await hasVisits(tx, existing as Row)))
+      throw validationError({ [moved]: assignmentUsedByVisitsMessage });
 
     const active = input.active !== false;
     const wasActive = existing ? existing.active === true : true;

@@ -40,6 +40,9 @@ type AssignmentRow = {
 
 const batchSize = 2_000;
 
+/** A JSON value as read: PGlite answers it parsed, pg as text. */
+const fromJson = <T>(value: T | string): T => (typeof value === "string" ? JSON.parse(value) : value);
+
 /**
  * `column` is one of `ids`: a plain equality for one id, the usual case of a save. PostgreSQL keeps a
  * generic plan for a named statement of equalities (its estimate matches the custom plan's) but
@@ -84,12 +87,12 @@ const pairKey = (patientId: number, studyId: number) => `${patientId}/${studyId}
  * answer to this transaction's rebuild.
  */
 export function lockedAssignmentsOf(patientId: number, studyId: number) {
-  const where = sql`sp.patient_id = ${patientId} and sp.study_id = ${studyId}`;
+  const where = targetWhere({ patientId, studyId });
   return {
     json: sql<AssignmentRow[] | string>`(select coalesce(json_agg(a order by a.id), '[]')
       from (${assignmentsSql(where, true)}) a)`,
     keepLocked(tx: Tx, answer: AssignmentRow[] | string): AssignmentRow[] {
-      const rows = typeof answer === "string" ? (JSON.parse(answer) as AssignmentRow[]) : answer;
+      const rows = fromJson(answer);
       const locked = lockedInTransaction.get(tx) ?? new Map<string, AssignmentRow[]>();
       locked.set(pairKey(patientId, studyId), rows);
       lockedInTransaction.set(tx, locked);
@@ -172,11 +175,10 @@ async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
     sql`select ${asJson(plansSql(studyIds), sql`order by q."studyId", q.sequence`)} as plans, ${asJson(recordedSql(batch))} as recorded,
         ${asJson(storedSql(batch))} as stored`,
   );
-  const parse = <T>(value: T | string): T => (typeof value === "string" ? JSON.parse(value) : value);
   return {
-    plans: plansFrom(parse(row.plans)),
-    recorded: recordedByPair(parse(row.recorded)),
-    stored: parse(row.stored),
+    plans: plansFrom(fromJson(row.plans)),
+    recorded: recordedByPair(fromJson(row.recorded)),
+    stored: fromJson(row.stored),
   };
 }
 
