@@ -29,3 +29,28 @@ test("at 390 px the header fits: no sideways scroll, the version label visible, 
   await expect(page.getByRole("timer", { name: "Session expires in" })).toBeInViewport();
   await expect(page.getByRole("button", { name: "User menu" })).toBeInViewport({ ratio: 1 });
 });
+
+test("at 390 px a list's row actions stay in view while its columns scroll sideways under them", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, "/");
+  await chooseSite(page, "BUD");
+  await page.goto("/patients");
+  const table = page.getByRole("table", { name: "Patients" });
+  const row = table.getByRole("row").nth(1);
+  const edit = row.getByRole("link", { name: /^Edit / });
+  await expect(edit).toBeInViewport({ ratio: 1 });
+  // The columns are wider than a phone: scrolled halfway, the actions are still where they were.
+  const area = table.locator("xpath=..");
+  const [scrollWidth, clientWidth] = await area.evaluate((element) => [
+    element.scrollWidth,
+    element.clientWidth,
+  ]);
+  expect(scrollWidth).toBeGreaterThan(clientWidth);
+  await area.evaluate((element) =>
+    element.scrollTo({ left: (element.scrollWidth - element.clientWidth) / 2 }),
+  );
+  await expect(edit).toBeInViewport({ ratio: 1 });
+  await expect(row.getByRole("link", { name: /^View / })).toBeInViewport({ ratio: 1 });
+});

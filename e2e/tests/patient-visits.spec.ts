@@ -1,4 +1,14 @@
-import { choose, chooseSite, expect, newAssignedPatient, type Page, signIn, test, unique } from "./fixtures";
+import {
+  choose,
+  chooseSite,
+  expect,
+  newAssignedPatient,
+  type Page,
+  signIn,
+  staff,
+  test,
+  unique,
+} from "./fixtures";
 
 const select = (page: Page, label: string) => page.getByRole("combobox", { name: label, exact: true });
 
@@ -101,4 +111,32 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await page.goto("/patient-visits");
   await page.getByRole("searchbox").fill(lastName);
   await expect(page.getByRole("row").filter({ hasText: lastName })).toHaveCount(1);
+});
+
+test("at 1280 px the patient visits list keeps each date, barcode and study name on one line", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, "/", staff);
+  await chooseSite(page, "BUD");
+  await page.goto("/patient-visits");
+  const table = page.getByRole("table", { name: "Patient visits" });
+  const row = table.getByRole("row").nth(1);
+  const cells = row.getByRole("cell");
+  await expect(cells.nth(6)).toHaveText(/^\d{4}-\d{2}-\d{2}$/);
+  /** The lines a cell's text is drawn on. */
+  const lines = (index: number) =>
+    cells.nth(index).evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+  for (const [index, title] of [
+    [2, "Barcode"],
+    [4, "Study"],
+    [6, "Visit date"],
+  ] as const) {
+    await expect(table.getByRole("columnheader").nth(index)).toContainText(title);
+    expect(await lines(index), title).toBe(1);
+  }
 });

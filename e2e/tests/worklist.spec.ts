@@ -120,3 +120,24 @@ test("Record visit on a booking opens the booked visit, and completing it inside
     table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
   ).toHaveCount(0);
 });
+
+test("at 1280 px the worklist fits beside the menu: no sideways scroll, each Record visit in view", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, "/", staff);
+  await chooseSite(page, "BUD");
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Worklist" }).click();
+  const table = page.getByRole("table", { name: "Worklist" });
+  // Every state at once, bookings with their "Outside the planned window" note among them.
+  for (const chip of ["Due", "Overdue", "Booked", "Out of window"])
+    await page.getByRole("button", { name: new RegExp(`^${chip} \\d+$`) }).click();
+  await expect(table.getByText("Outside the planned window").first()).toBeVisible();
+  const area = table.locator("xpath=..");
+  const widths = await area.evaluate((element) => [element.scrollWidth, element.clientWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+  const rows = table.getByRole("row").filter({ has: page.getByRole("link", { name: /^Record visit / }) });
+  expect(await rows.count()).toBeGreaterThan(3);
+  for (let i = 0; i < 4; i++)
+    await expect(rows.nth(i).getByRole("link", { name: /^Record visit / })).toBeInViewport({ ratio: 1 });
+});

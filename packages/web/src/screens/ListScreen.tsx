@@ -290,7 +290,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
               </Th>
             ))}
             {hasActions && (
-              <Th className="w-px text-right">
+              <Th className={`w-px text-right ${stickyActions}`}>
                 <span className="sr-only">Actions</span>
               </Th>
             )}
@@ -342,17 +342,20 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
               return (
                 <tr
                   key={String(item[rowId])}
-                  className={`hover:bg-blue-50/50 ${rowRoute ? "cursor-pointer" : ""}`}
+                  className={`group hover:bg-blue-50/50 ${rowRoute ? "cursor-pointer" : ""}`}
                   onClick={rowRoute ? () => navigate(rowRoute) : undefined}
                 >
                   {columns.map((column) => (
                     <Td key={column.key} className={column.className}>
-                      {column.format ? column.format(item) : String(item[column.key] ?? "")}
+                      {column.format ? column.format(item) : <PlainCell text={String(item[column.key] ?? "")} />}
                     </Td>
                   ))}
                   {hasActions && (
                     // Clicks on the actions must not also open the row.
-                    <Td className="text-right whitespace-nowrap" onClick={(event) => event.stopPropagation()}>
+                    <Td
+                      className={`text-right whitespace-nowrap ${stickyActions} bg-white ${stickyActionsHover}`}
+                      onClick={(event) => event.stopPropagation()}
+                    >
                       <span className="inline-flex items-center gap-1">
                         {description.rowActions?.(item)}
                         {options.view && viewTarget && (
@@ -427,6 +430,23 @@ function saveFile(blob: Blob, filename: string) {
   // The download has its own copy once it starts; the URL only has to outlive the click.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * A value as it is stored. One word — a date, a barcode, a code, a working name — is never broken
+ * at its hyphens ("2027-01-" over "11"); text of several words wraps at its spaces.
+ */
+function PlainCell({ text }: { text: string }) {
+  return /\s/.test(text) ? text : <span className="whitespace-nowrap">{text}</span>;
+}
+
+/**
+ * The row actions stay at the right edge of the table's area when its columns are wider than the
+ * screen (the worklist at 1280 px): a person should not scroll sideways to find Record visit or Edit.
+ * The cell is opaque so the columns scroll under it; on hover it takes the row's tint mixed onto
+ * white, the colour the row's half-transparent tint shows.
+ */
+const stickyActions = "sticky right-0";
+const stickyActionsHover = "group-hover:bg-[color-mix(in_oklab,var(--color-blue-50)_50%,white)]";
 
 const actionClass =
   "inline-flex size-7 items-center justify-center rounded-md focus-visible:outline-2 focus-visible:outline-blue-600";

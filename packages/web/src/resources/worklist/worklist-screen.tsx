@@ -124,8 +124,7 @@ const listOf = (
       key: "windowEnd",
       title: "Window",
       sortable: true,
-      format: (row) => windowText(row) || "—",
-      className: "whitespace-nowrap",
+      format: (row) => <WindowCell text={windowText(row)} />,
     },
     {
       key: "expectedDate",
@@ -137,11 +136,11 @@ const listOf = (
     {
       key: "visitDate",
       title: "Booked for",
-      className: "whitespace-nowrap",
       format: (row) =>
         row.state === "booked" && row.visitDate ? (
+          // The note may wrap: kept on one line it widened the table past a 1280 px screen.
           <span className="flex flex-col">
-            {dateText(row.visitDate)}
+            <span className="whitespace-nowrap">{dateText(row.visitDate)}</span>
             {row.bookedOutsideWindow && (
               <span className="text-xs font-medium text-amber-800">Outside the planned window</span>
             )}
@@ -161,6 +160,22 @@ const listOf = (
     </Link>
   ),
 });
+
+/**
+ * A window may break after its dash and nowhere else, so that the worklist fits a 1280 px screen
+ * beside the menu with its Record visit buttons.
+ */
+function WindowCell({ text }: { text: string }) {
+  if (!text) return "—";
+  const [start, end] = text.split(" – ");
+  return end ? (
+    <>
+      <span className="whitespace-nowrap">{start} –</span> <span className="whitespace-nowrap">{end}</span>
+    </>
+  ) : (
+    <span className="whitespace-nowrap">{start}</span>
+  );
+}
 
 /**
  * The site worklist (issue 12): the active site's visits that need doing, ordered by the end of their
