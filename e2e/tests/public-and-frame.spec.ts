@@ -51,3 +51,13 @@ test("the inactivity countdown reaching zero lands on /logout", async ({ page })
   await expect(page).toHaveURL(/\/logout$/, { timeout: 15_000 });
   await expect(page.getByText("You have been logged out!")).toBeVisible();
 });
+
+test("the browser tab shows Trialdesk's icon: the page names it and it loads", async ({ page }) => {
+  await page.goto("/login");
+  const href = await page.locator('link[rel="icon"]').getAttribute("href");
+  expect(href).toBe("/favicon.svg");
+  const icon = await page.request.get(href as string);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+  expect(await icon.text()).toContain("<svg");
+});
