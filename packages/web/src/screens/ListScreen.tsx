@@ -347,7 +347,11 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
                 >
                   {columns.map((column) => (
                     <Td key={column.key} className={column.className}>
-                      {column.format ? column.format(item) : <PlainCell text={String(item[column.key] ?? "")} />}
+                      {column.format ? (
+                        column.format(item)
+                      ) : (
+                        <PlainCell text={String(item[column.key] ?? "")} />
+                      )}
                     </Td>
                   ))}
                   {hasActions && (
