@@ -1,5 +1,5 @@
 import type { Locator } from "@playwright/test";
-import { admin, expect, type Page, test, unique } from "./fixtures";
+import { admin, expect, type Page, staff, test, unique } from "./fixtures";
 
 /**
  * A person using only the keyboard (DESIGN §5): no click and no fill in these tests, only Tab,
@@ -108,4 +108,43 @@ test("pick an option of a searchable select with the arrows and Enter", async ({
   await expect(options).toHaveCount(0);
   await expect(select).toContainText(second);
   await expect(select).toBeFocused();
+});
+
+test("Record visit pressed on the worklist hands the focus to the visit form's heading, one Tab from Back", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await expect(page.getByLabel("E-mail")).toBeFocused();
+  await page.keyboard.type(staff.email);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(staff.password);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/$/);
+  // The coordinator's one site is the active site at once.
+  await expect(page.getByTitle("Active site")).toContainText("BUD - ");
+
+  await tabTo(
+    page,
+    page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Worklist" }),
+  );
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/worklist$/);
+  // A menu link is still there after it is followed: the focus stays on it.
+  await expect(
+    page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Worklist" }),
+  ).toBeFocused();
+
+  const record = page.getByRole("link", { name: /^Record visit / }).first();
+  await tabTo(page, record);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/patient-visits\/.+/);
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toHaveText(/^(Add new visit|Modify patient visit)$/);
+  await expect(heading).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Back" })).toBeFocused();
+  // Back leaves the form: the worklist's heading has the focus again.
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/worklist$/);
+  await expect(page.getByRole("heading", { name: "Worklist" })).toBeFocused();
 });

@@ -1,9 +1,10 @@
 import { desktopMinWidth, versionLabel } from "@trialdesk/domain";
 import { FlaskConical, Menu as MenuIcon } from "lucide-react";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Link, Navigate, Outlet } from "react-router";
 import { getConfig } from "./config";
 import { ClockCountdown } from "./countdown";
+import { useFocusHeadingOnNavigation } from "./focus-on-navigation";
 import { Menu } from "./menu";
 import { useSession } from "./session";
 import { ActiveSiteProvider, SiteSelector } from "./site";
@@ -36,6 +37,8 @@ function useMenuOpen() {
 /** The signed-in frame: left menu, top bar (clock and countdown, site, user, version) and the screen. */
 export function Frame({ children }: { children?: ReactNode }) {
   const { desktop, open, setOpen } = useMenuOpen();
+  const main = useRef<HTMLElement>(null);
+  useFocusHeadingOnNavigation(main);
   // On a narrow screen the menu lies over the page, so following a link closes it.
   const closeOnNarrow = useCallback(() => {
     if (!desktop) setOpen(false);
@@ -87,7 +90,9 @@ export function Frame({ children }: { children?: ReactNode }) {
               {versionLabel}
             </span>
           </header>
-          <main className="min-w-0 flex-1 overflow-auto p-4">{children ?? <Outlet />}</main>
+          <main ref={main} className="min-w-0 flex-1 overflow-auto p-4">
+            {children ?? <Outlet />}
+          </main>
         </div>
       </div>
     </ActiveSiteProvider>
