@@ -182,9 +182,18 @@ const notesField: FieldSpec = {
   width: "full",
 };
 
-/** Keeps what a time of day may hold and adds the colon after the hours: "0930" → "09:30". */
+/**
+ * Keeps what a time of day may hold and adds the colon after the hours: "0930" → "09:30". An hour of
+ * one digit gets its zero when the person ends it ("9:" or "9." → "09:") or when the next digit cannot
+ * follow it in an hour ("93" → "09:3"), so "9:30" and "930" are 09:30, not "93:0". "25" stays as typed,
+ * for the check to refuse, rather than become another time.
+ */
 export function typedTime(text: string): string {
-  const digits = text.replace(/\D/g, "").slice(0, 4);
+  const endedHour = /^\d\D/.test(text);
+  let digits = text.replace(/\D/g, "");
+  if (endedHour || /^[3-9]\d/.test(digits)) digits = `0${digits}`;
+  digits = digits.slice(0, 4);
+  if (digits.length === 2 && endedHour) return `${digits}:`;
   return digits.length > 2 ? `${digits.slice(0, 2)}:${digits.slice(2)}` : digits;
 }
 
