@@ -328,7 +328,7 @@ async function runSize(size: BenchSize) {
     const matching = async (query: Raw["query"], word: string) =>
       (
         await query(
-          "select coalesce(array_agg(id), '{}') as ids from patients where search_text like '%' || lower($1) || '%'",
+          "select coalesce(array_agg(id), '{}') as ids from patients where search_text like '%' || search_fold($1) || '%'",
           [word],
         )
       )[0].ids;

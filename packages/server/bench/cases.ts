@@ -123,9 +123,9 @@ function patientPage(raw: Raw, where: string, params: unknown[], order: string, 
 
 const likeWord = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Every word in the name, barcode, SSN or a phone (the patient search of decision 67), by trigrams
- * (the search text is kept in lower case, so LIKE on the lowered word). */
+ * (the search text is kept folded, so LIKE on the folded word). */
 function searchWhere(words: string[], first: number) {
-  return words.map((_, i) => `search_text like lower($${first + i})`).join(" and ");
+  return words.map((_, i) => `search_text like search_fold($${first + i})`).join(" and ");
 }
 
 /** The cases of the issue; `auth` signs a read in, `write` a save (with the CSRF token). */

@@ -161,6 +161,26 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     ).toBe(true);
   });
 
+  it("EXPLAIN: a searched word is folded once, and the search text's trigram index finds it", async () => {
+    // As containsWord writes it: the word's accents and case folded away, as the stored text's are.
+    const where = sql`search_text like search_fold(${"%ERNŐ%"})`;
+    const found = await queryRows<{ barcode: string }>(
+      t.database.db,
+      sql`select barcode from patients where ${where}`,
+    );
+    expect(found.map((p) => p.barcode)).toEqual(["SML-5"]);
+    const [explained] = await queryRows<{ "QUERY PLAN": unknown }>(
+      t.database.db,
+      sql`explain (format json) select id from patients where search_text like search_fold('%ERNŐ%')`,
+    );
+    const planJson = explained["QUERY PLAN"];
+    const plan = (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+    expect(
+      nodes(plan).map((n) => n["Index Name"]),
+      JSON.stringify(plan),
+    ).toContain("patients_search_text_trgm");
+  });
+
   /** The SQL the list sends, read through a logging copy of the database connection. */
   async function listSql(def: never, query: Record<string, string>) {
     const statements: { sql: string; params: unknown[] }[] = [];

@@ -251,6 +251,9 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
     expect(await uuids("order=visitDate")).toEqual([early.uuid, middle.uuid, late.uuid]);
     expect(await uuids("order=patientName&direction=asc")).toEqual([middle.uuid, early.uuid, late.uuid]);
     expect(await uuids("searchTerm=zieli")).toEqual([late.uuid, early.uuid]);
+    // The patient's name without its accents, and as "last first".
+    expect(await uuids("searchTerm=zielinska")).toEqual([late.uuid, early.uuid]);
+    expect(await uuids(`searchTerm=${encodeURIComponent("BRAUN anna")}`)).toEqual([middle.uuid]);
     expect(await uuids(`searchTerm=${bob.barcode}`)).toEqual([middle.uuid]);
     expect(await uuids("searchTerm=randomis")).toEqual([late.uuid]);
     expect((await uuids(`searchTerm=${encodeURIComponent(study.workingName)}`)).length).toBe(3);

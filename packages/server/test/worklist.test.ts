@@ -136,6 +136,8 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     expect(visitsOf(await search(patientA.barcode.toLowerCase()))).toEqual(["Screening", "Week 2"]);
     // Words in turn: the patient's name and the visit's.
     expect(visitsOf(await search("Ede week"))).toEqual(["Week 2"]);
+    // Without the accents the patient's name has, or with others.
+    expect(visitsOf(await search("SZIGLIGETI ÉDE"))).toEqual(["Screening", "Week 2"]);
     expect(visitsOf(await search("Screening Szigligeti"))).toEqual(["Screening"]);
     const none = await search("Szigligeti Nobody");
     expect(none.items).toEqual([]);

@@ -6,6 +6,7 @@ import type { ChangeContext } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
 import type { Db, Tx } from "../db/client";
 import type { UniqueOverride } from "../http/database-errors";
+import type { SearchColumn } from "./resource-query";
 
 /** What a resource description says (resource.ts explains the machinery). */
 
@@ -108,10 +109,8 @@ export type ResourceDescription<Input extends Row = Row> = {
   defaultSort?: string;
   /** The direction of the default sort when the call names no order (e.g. newest visits first). */
   defaultDirection?: "asc" | "desc";
-  /** Columns the list's searchTerm matches with ILIKE (each trigram-indexed). */
-  search: (PgColumn | SQL)[];
-  /** The search columns hold lower-case text only, so LIKE on the lowered word serves (faster). */
-  searchLowerCase?: boolean;
+  /** Columns the list's searchTerm matches with ILIKE, or folded (`foldedText`): each trigram-indexed. */
+  search: SearchColumn[];
   /**
    * Each typed word (up to 5) must appear in one of the search columns, so "Kiss Anna" finds Anna
    * Kiss; otherwise the whole term must appear in one of them.

@@ -215,11 +215,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     if (term) {
       const parts = def.searchByWord ? term.split(/\s+/).slice(0, maxSearchWords) : [term];
       conditions.push(
-        and(
-          ...parts.map((part) =>
-            or(...def.search.map((column) => containsWord(column, part, def.searchLowerCase))),
-          ),
-        ),
+        and(...parts.map((part) => or(...def.search.map((column) => containsWord(column, part))))),
       );
     }
     for (const [key, filter] of Object.entries(def.filters ?? {})) {

@@ -14,7 +14,7 @@ import { validationError } from "../../http/errors";
 import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
-import { byName, defineResource } from "../resource";
+import { byName, defineResource, foldedText } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
@@ -137,7 +137,8 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   // The most recent visits first.
   defaultSort: "visitDate",
   defaultDirection: "desc",
-  search: [patients.lastName, patients.firstName, patients.barcode, studies.workingName, visits.name],
+  // The patient by the patient search's text (names without their accents, barcode, SSN, phones).
+  search: [foldedText(patients.searchText), studies.workingName, visits.name],
   filters: {
     /** The active site's visits (through their patients). */
     siteId: {

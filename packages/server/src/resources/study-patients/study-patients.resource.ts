@@ -15,7 +15,7 @@ import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
-import { byName, defineResource } from "../resource";
+import { byName, defineResource, foldedText } from "../resource";
 import type { Row } from "../resource-definition";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
@@ -86,14 +86,9 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     startDate: studyPatients.startDate,
     active: studyPatients.active,
   },
-  // By word: every word in the barcode, the patient's names or the screen or random number.
-  search: [
-    patients.barcode,
-    patients.lastName,
-    patients.firstName,
-    studyPatients.screenNr,
-    studyPatients.randomNr,
-  ],
+  // By word: every word in the patient search's text (names without their accents, barcode, SSN,
+  // phones) or the screen or random number.
+  search: [foldedText(patients.searchText), studyPatients.screenNr, studyPatients.randomNr],
   searchByWord: true,
   filters: {
     /** A patient's assignments: the lookup of spec §7 (GET study-patients?pid={patientId}). */

@@ -22,7 +22,7 @@ import type { Deps } from "../../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
-import { containsWord, exportBatchSize, intArray, keysetAfter, parseQuery } from "../resource";
+import { containsWord, exportBatchSize, foldedText, intArray, keysetAfter, parseQuery } from "../resource";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
@@ -101,8 +101,8 @@ type Counts = { [S in WorklistState as `count:${S}`]: number };
 
 /** Patients a word may match and still be passed on as a list of ids (beyond: a subquery). */
 const listedPatientsBound = 2_000;
-/** The patient search's text (decision 134), kept in lower case. */
-const searchText = sql`p.search_text`;
+/** The patient search's text (decision 134), kept folded (no case, no accents). */
+const searchText = foldedText(sql`p.search_text`);
 
 /**
  * Every typed word must match the patient (name, barcode, SSN or phone: the patient search's text),
@@ -118,7 +118,7 @@ async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
     db,
     sql`select ${sql.join(
       words.map(
-        (word, i) => sql`array(select p.id from patients p where ${containsWord(searchText, word, true)}
+        (word, i) => sql`array(select p.id from patients p where ${containsWord(searchText, word)}
             limit ${listedPatientsBound + 1}) as ${sql.identifier(`p${i}`)},
           array(select s.id from studies s where ${containsWord(sql`s.working_name`, word)}) as ${sql.identifier(`s${i}`)},
           array(select v.id from visits v where ${containsWord(sql`v.name`, word)}) as ${sql.identifier(`v${i}`)}`,
@@ -133,7 +133,7 @@ async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
       const patientIds = found[`p${i}`];
       const byPatient =
         patientIds.length > listedPatientsBound
-          ? sql`vs.patient_id in (select p.id from patients p where ${containsWord(searchText, word, true)})`
+          ? sql`vs.patient_id in (select p.id from patients p where ${containsWord(searchText, word)})`
           : anyOf("vs.patient_id", patientIds);
       return (
         or(byPatient, anyOf("vs.study_id", found[`s${i}`]), anyOf("vs.visit_id", found[`v${i}`])) ??
