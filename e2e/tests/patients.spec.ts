@@ -1,4 +1,4 @@
-import { chooseSite, expect, signIn, test, unique } from "./fixtures";
+import { chooseSite, expect, signIn, staff, test, unique } from "./fixtures";
 
 test("without a chosen site the patient screens ask for one and show nothing else", async ({ page }) => {
   // A fresh browser context has no site chosen.
@@ -108,4 +108,23 @@ test("create a patient with two contacts and an address, see the barcode, edit w
   await expect(page.getByRole("heading", { name: "Patient" })).toBeVisible();
   for (const text of [barcode, "Nagy Erzsébet", "reka@example.com", "Dóm tér 1.", "Hungary", "Moved abroad"])
     await expect(page.getByText(text, { exact: false }).first()).toBeVisible();
+});
+
+test("a patient is found by a name typed without its accents", async ({ page }) => {
+  await signIn(page, "/", staff);
+  await chooseSite(page, "BUD");
+  await page
+    .getByRole("navigation", { name: "Main menu" })
+    .getByRole("link", { name: "Patients", exact: true })
+    .click();
+  await page.getByRole("searchbox", { name: "Search" }).fill("kovacs anna");
+  await expect(page).toHaveURL(/searchTerm=kovacs/);
+  const table = page.getByRole("table", { name: "Patients" });
+  await expect(table.getByRole("row").filter({ hasText: "BUD-000001" })).toContainText("Kovács Anna");
+  await expect(
+    table
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell") })
+      .filter({ hasNotText: "Kovács" }),
+  ).toHaveCount(0);
 });
