@@ -110,6 +110,23 @@ test("pick an option of a searchable select with the arrows and Enter", async ({
   await expect(select).toBeFocused();
 });
 
+test("a patient typed into the visit form's Patient selector is chosen with Enter, accents or not", async ({
+  page,
+}) => {
+  await page.request.post("/api/auth", { data: { username: staff.email, password: staff.password } });
+  await page.goto("/patient-visits/create");
+  const patient = page.getByRole("combobox", { name: "Patient", exact: true });
+  await tabTo(page, patient);
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("toth");
+  // The server's answer for the typed name: its one match is highlighted as it comes.
+  await expect(page.getByRole("option")).toHaveText(["Tóth Katalin (BUD-000003)"]);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("option")).toHaveCount(0);
+  await expect(patient).toContainText("Tóth Katalin (BUD-000003)");
+  await expect(patient).toBeFocused();
+});
+
 test("Record visit pressed on the worklist hands the focus to the visit form's heading, one Tab from Back", async ({
   page,
 }) => {

@@ -1,7 +1,7 @@
 import * as Popover from "@radix-ui/react-popover";
 import { Command } from "cmdk";
 import { Check, ChevronsUpDown } from "lucide-react";
-import { type ReactNode, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { ControlProps } from "./field";
 import { FieldPopover } from "./field-popover";
 
@@ -123,6 +123,15 @@ export function SearchableSelect<V extends SelectValue>({
     (selectedOption && String(selectedOption.value) === String(value ?? "") ? selectedOption : undefined);
   const serverSearch = Boolean(onSearchChange);
   const searchable = serverSearch || options.length > searchBoxThreshold;
+  // The highlighted option, which Enter takes. cmdk moves it to the first match of a search it
+  // filters itself; options a server search sends are new items it does not move it to, so typing
+  // "toth" and Enter chose nothing. Here the first of them is highlighted as they come.
+  const [highlighted, setHighlighted] = useState("");
+  const firstEnabled = options.find((option) => !option.disabled);
+  const highlightedShown = options.some((option) => String(option.value) === highlighted);
+  useEffect(() => {
+    if (serverSearch && open && !highlightedShown && firstEnabled) setHighlighted(String(firstEnabled.value));
+  }, [serverSearch, open, highlightedShown, firstEnabled]);
   const changeOpen = (next: boolean) => {
     setOpen(next);
     // Every search starts afresh each time the list opens (an old text would hide the options).
@@ -170,6 +179,7 @@ export function SearchableSelect<V extends SelectValue>({
           tabIndex={-1}
           filter={containsFilter}
           shouldFilter={!serverSearch}
+          {...(serverSearch ? { value: highlighted, onValueChange: setHighlighted } : {})}
           loop
           label={`${chosen?.label ?? placeholder} options`}
           className="outline-none"
