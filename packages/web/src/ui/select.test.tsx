@@ -104,4 +104,17 @@ describe("SearchableSelect", () => {
     expect(trigger).toHaveTextContent("Cardiology");
     expect(trigger).toHaveFocus();
   });
+
+  it("opens on the chosen option, so Enter to open and Enter again keeps the choice", async () => {
+    const user = userEvent.setup();
+    render(<Harness count={7} />);
+    const trigger = screen.getByLabelText("Therapy Category");
+    trigger.focus();
+    await user.keyboard("{Enter}{ArrowDown}{ArrowDown}{Enter}");
+    expect(trigger).toHaveTextContent("Neurology");
+    await user.keyboard("{Enter}");
+    expect(screen.getByRole("option", { name: "Neurology" })).toHaveAttribute("aria-selected", "true");
+    await user.keyboard("{Enter}");
+    expect(trigger).toHaveTextContent("Neurology");
+  });
 });

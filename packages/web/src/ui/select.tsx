@@ -123,10 +123,16 @@ export function SearchableSelect<V extends SelectValue>({
     (selectedOption && String(selectedOption.value) === String(value ?? "") ? selectedOption : undefined);
   const serverSearch = Boolean(onSearchChange);
   const searchable = serverSearch || options.length > searchBoxThreshold;
-  // The highlighted option, which Enter takes. cmdk moves it to the first match of a search it
-  // filters itself; options a server search sends are new items it does not move it to, so typing
-  // "toth" and Enter chose nothing. Here the first of them is highlighted as they come.
+  // The highlighted option, which Enter takes. A list opens on the chosen option, as a select does:
+  // cmdk opened on the first, so Enter to open and Enter again turned Completed into Booked. cmdk
+  // moves it to the first match of a search it filters itself; options a server search sends are new
+  // items it does not move it to (typing "toth" and Enter chose nothing), so the first of them is
+  // highlighted as they come. Empty lets cmdk take its first item.
   const [highlighted, setHighlighted] = useState("");
+  const chosenKey = chosen ? String(chosen.value) : "";
+  useEffect(() => {
+    if (open) setHighlighted(chosenKey);
+  }, [open, chosenKey]);
   const firstEnabled = options.find((option) => !option.disabled);
   const highlightedShown = options.some((option) => String(option.value) === highlighted);
   useEffect(() => {
@@ -179,7 +185,8 @@ export function SearchableSelect<V extends SelectValue>({
           tabIndex={-1}
           filter={containsFilter}
           shouldFilter={!serverSearch}
-          {...(serverSearch ? { value: highlighted, onValueChange: setHighlighted } : {})}
+          value={highlighted}
+          onValueChange={setHighlighted}
           loop
           label={`${chosen?.label ?? placeholder} options`}
           className="outline-none"
