@@ -108,6 +108,13 @@ test("create a patient with two contacts and an address, see the barcode, edit w
   await expect(page.getByRole("heading", { name: "Patient" })).toBeVisible();
   for (const text of [barcode, "Nagy Erzsébet", "reka@example.com", "Dóm tér 1.", "Hungary", "Moved abroad"])
     await expect(page.getByText(text, { exact: false }).first()).toBeVisible();
+  // Contacts by their type's name, as the form offers them.
+  await expect(
+    page.getByRole("definition").getByRole("listitem").filter({ hasText: "+36 30 555 1234" }),
+  ).toHaveText("Phone +36 30 555 1234");
+  await expect(
+    page.getByRole("definition").getByRole("listitem").filter({ hasText: "reka@example.com" }),
+  ).toHaveText("Email reka@example.com — work");
 });
 
 test("a patient is found by a name typed without its accents", async ({ page }) => {

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import {
   birthDateBounds,
   birthDateRule,
+  contactTypes,
   isActiveStatus,
   type Patient,
   type PatientContactInput,
@@ -202,7 +203,10 @@ const detail: DetailDescription<Patient> = {
           <ul className="flex flex-col gap-0.5">
             {p.contacts.map((c) => (
               <li key={c.id ?? c.value}>
-                <span className="font-medium">{c.contactType}</span> {c.value}
+                <span className="font-medium">
+                  {contactTypes.find((type) => type.value === c.contactType)?.label ?? c.contactType}
+                </span>{" "}
+                {c.value}
                 {c.notes && <span className="text-gray-600"> — {c.notes}</span>}
               </li>
             ))}
