@@ -155,14 +155,14 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
       .where(and(eq(patients.id, input.patientId as number), patientScope(user)));
     if (!patient) throw validationError({ patientId: patientNotFoundMessage });
     // Moving it to another patient or study would take it from the visits recorded under it.
-    const moved = !existing
-      ? null
-      : input.studyId !== existing.studyId
+    const moved =
+      existing &&
+      (input.studyId !== existing.studyId
         ? "studyId"
         : input.patientId !== existing.patientId
           ? "patientId"
-          : null;
-    if (moved && (await hasVisits(tx, existing as Row)))
+          : null);
+    if (existing && moved && (await hasVisits(tx, existing)))
       throw validationError({ [moved]: assignmentUsedByVisitsMessage });
 
     const active = input.active !== false;
