@@ -256,4 +256,34 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     await saveReadAndList();
     await saveReadAndList();
   });
+
+  it("a save whose statements meet a widened column one after another still answers at once", async () => {
+    // A therapy category's save reads it before (one statement) and writes and reads it back (another):
+    // after its column widens, both are refused in turn, each renamed as it is met.
+    const url = "/api/therapy-categories";
+    const created = await t.request<{ uuid: string; version: number }>({
+      method: "POST",
+      url,
+      session: admin,
+      payload: { name: "Widened", code: "WDN" },
+    });
+    expect(created.status).toBe(201);
+    const save = (version: number, name: string) =>
+      t.request<{ version: number; name: string }>({
+        method: "PUT",
+        url: `${url}/${created.body.data.uuid}`,
+        session: admin,
+        payload: { uuid: created.body.data.uuid, version, name, code: "WDN" },
+      });
+    expect((await save(created.body.data.version, "Widened 1")).status).toBe(200);
+    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
+    await other.connect();
+    try {
+      await other.query("alter table therapy_categories alter column name type varchar(60)");
+    } finally {
+      await other.end();
+    }
+    const saved = await save(created.body.data.version + 1, "Widened 2");
+    expect([saved.status, saved.body.data?.name]).toEqual([200, "Widened 2"]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { AuditChange, AuditEvent } from "@trialdesk/domain";
 import { and, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
+import { type Db, type Tx, writeTogether } from "../db/client";
 import { patientVisits } from "../resources/patient-visits/patient-visits.table";
 import { patients } from "../resources/patients/patients.table";
 import { studyPatients } from "../resources/study-patients/study-patients.table";
@@ -55,13 +55,17 @@ function auditSite(event: { resource: string; uuid: string; changes: AuditChange
   return sql`coalesce(${rule.current(event.uuid)}, ${fromChanges}::integer, ${earlier})`;
 }
 
-/** Records one create, update or delete; called inside the write's transaction (DESIGN §3). */
+/**
+ * Records one create, update or delete; called inside the write's transaction (DESIGN §3), in one
+ * statement with the write's `along` (see writeTogether).
+ */
 export async function recordAudit(
   tx: Tx | Db,
   ctx: ChangeContext,
   event: { resource: string; uuid: string; action: AuditEvent["action"]; changes: AuditChange[] },
+  along: SQL[] = [],
 ) {
-  await tx.insert(auditEvents).values({
+  const row = tx.insert(auditEvents).values({
     userId: ctx.userId,
     userName: ctx.userName,
     requestId: ctx.requestId,
@@ -72,6 +76,7 @@ export async function recordAudit(
     reason: ctx.reason,
     siteId: auditSite(event),
   });
+  await writeTogether(tx, along, row.getSQL());
 }
 
 type Flat = Record<string, unknown>;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -79,12 +79,19 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  */
 type StatementKind = "record" | "list";
 const preparing = new AsyncLocalStorage<StatementKind>();
-export const prepared = <T>(work: () => Promise<T>, kind: StatementKind = "record"): Promise<T> =>
+export const prepared = <T>(
+  work: () => Promise<T>,
+  kind: StatementKind = "record",
+  retries = 4,
+): Promise<T> =>
   // A statement refused as stale has been renamed by then (see retire): once more, afresh. The work
-  // is a read, or a transaction that was rolled back.
+  // is a read, or a transaction that was rolled back. A transaction may hold several stale statements
+  // (a table change touches each that returns its columns) and finds them one at a time.
   preparing
     .run(kind, work)
-    .catch((error: unknown) => (isStaleStatement(error) ? preparing.run(kind, work) : Promise.reject(error)));
+    .catch((error: unknown) =>
+      isStaleStatement(error) && retries > 0 ? prepared(work, kind, retries - 1) : Promise.reject(error),
+    );
 
 /**
  * Texts named per process, each kind on its own: beyond them (e.g. inserts of varying row counts, or
@@ -280,4 +287,19 @@ export function openDatabase(config: {
 /** Runs raw SQL and answers its rows (both drivers answer {rows}). */
 export async function queryRows<T = Record<string, unknown>>(db: Db | Tx, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * Runs writes whose answers nobody reads as one statement: each a data-modifying WITH part, then
+ * `last` (or nothing more). One round trip instead of one each (issue 14: each costs a visit save
+ * more than its work). The parts see the same snapshot and not each other's rows, so they must not
+ * touch the same rows or depend on one another.
+ */
+export async function writeTogether(db: Db | Tx, writes: SQL[], last?: SQL): Promise<void> {
+  if (writes.length === 0) {
+    if (last) await db.execute(last);
+    return;
+  }
+  const parts = writes.map((write, i) => sql`${sql.identifier(`write_${i}`)} as (${write})`);
+  await db.execute(sql`with ${sql.join(parts, sql`, `)} ${last ?? sql`select 1`}`);
 }

@@ -139,9 +139,11 @@ export type ResourceDescription<Input extends Row = Row> = {
   beforeDelete?: (id: number, ctx: WriteContext) => Promise<void>;
   /**
    * Runs in the write's transaction once the change is made, with the record (view format) before
-   * and after (null when created or deleted): keeps derived data such as visit windows in step.
+   * and after (null when created or deleted): keeps derived data such as visit windows in step. It
+   * may answer writes it leaves to the machinery (`writeTogether`): nothing after them reads what
+   * they write, so they go to the database in the audit row's statement.
    */
-  afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<void>;
+  afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<SQL[] | undefined>;
   /**
    * How a list column reads in a CSV export when it is not its field as it stands (a code's label, a
    * name of parts), by the web list's column key, from the domain's label functions. Other columns

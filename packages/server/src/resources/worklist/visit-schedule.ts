@@ -6,11 +6,11 @@ import {
   type VisitState,
   type VisitStatus,
 } from "@trialdesk/domain";
-import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { settings } from "../../auth/auth.table";
-import { type Db, queryRows, type Tx } from "../../db/client";
+import { type Db, queryRows, type Tx, writeTogether } from "../../db/client";
 import { intArray } from "../resource-query";
-import { visitSchedule } from "./visit-schedule.table";
+import type { visitSchedule } from "./visit-schedule.table";
 
 /**
  * Keeps visit_schedule equal to what the domain's engine (scheduleVisits) says, for the assignments
@@ -182,8 +182,11 @@ async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
   };
 }
 
-/** Writes the engine's answer for a batch of (locked) assignments, replacing what was stored. */
-async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
+/**
+ * Writes the engine's answer for a batch of (locked) assignments, replacing what was stored; with
+ * `later`, leaves the writes there for the caller to run (see writeTogether).
+ */
+async function writeBatch(db: Db | Tx, batch: AssignmentRow[], later?: SQL[]) {
   if (batch.length === 0) return;
   const { plans, recorded, stored } = await readBatch(db, batch);
   const rows: (typeof visitSchedule.$inferInsert)[] = [];
@@ -211,7 +214,9 @@ async function writeBatch(db: Db | Tx, batch: AssignmentRow[]) {
       });
     }
   }
-  await writeChanges(db, stored, rows);
+  const writes = changesOf(stored, rows);
+  if (later) later.push(...writes);
+  else await writeTogether(db, writes);
 }
 
 type ScheduleRow = typeof visitSchedule.$inferInsert;
@@ -264,11 +269,12 @@ const recordset = (
   kind varchar, "bookedOutsideWindow" boolean, "patientVisitId" int, "visitDate" date, "visitStatus" varchar)`;
 
 /**
- * Stores the engine's rows by changing only what differs from what is stored: a recorded visit
- * usually changes one row of an assignment's forty, and rewriting all of them (and their index
- * entries) made saving a patient visit cost 30 ms (issue 14).
+ * The writes that store the engine's rows by changing only what differs from what is stored: a
+ * recorded visit usually changes one row of an assignment's forty, and rewriting all of them (and
+ * their index entries) made saving a patient visit cost 30 ms (issue 14). They touch different rows,
+ * so they can run as one statement.
  */
-async function writeChanges(db: Db | Tx, stored: StoredRow[], rows: ScheduleRow[]) {
+function changesOf(stored: StoredRow[], rows: ScheduleRow[]): SQL[] {
   const storedByKey = new Map(stored.map((row) => [rowKey(row), row]));
   const inserts: ScheduleRow[] = [];
   const updates: (ScheduleRow & { id: number })[] = [];
@@ -279,24 +285,31 @@ async function writeChanges(db: Db | Tx, stored: StoredRow[], rows: ScheduleRow[
     else if (differs(old, row)) updates.push({ ...row, id: old.id });
   }
   const deletes = [...storedByKey.values()].map((row) => row.id);
-  if (deletes.length > 0) await db.delete(visitSchedule).where(inArray(visitSchedule.id, deletes));
+  const writes: SQL[] = [];
+  if (deletes.length > 0) writes.push(sql`delete from visit_schedule where ${oneOf("id", deletes)}`);
   if (updates.length > 0)
-    await db.execute(
+    writes.push(
       sql`update visit_schedule vs set ${updatedColumns} from ${recordset(updates, true)} where vs.id = r.id`,
     );
-  if (inserts.length === 0) return;
-  await db.execute(
-    sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(inserts)}`,
-  );
+  if (inserts.length > 0)
+    writes.push(
+      sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(inserts)}`,
+    );
+  return writes;
 }
 
 /**
  * Rebuilds the stored schedule of the target's assignments. Inside a write's transaction the
  * assignments are locked first (FOR UPDATE), so two simultaneous writes for one patient's study
  * take turns and the second reads what the first wrote. `all` works in batches, unlocked (start-up,
- * seeding, the benchmark's data).
+ * seeding, the benchmark's data). With `later`, the last batch's writes are left there for the
+ * caller to run (nothing here reads them again).
  */
-export async function rebuildVisitSchedules(db: Db | Tx, target: ScheduleTarget): Promise<void> {
+export async function rebuildVisitSchedules(
+  db: Db | Tx,
+  target: ScheduleTarget,
+  later?: SQL[],
+): Promise<void> {
   if ("all" in target) {
     let afterId = 0;
     for (;;) {
@@ -308,13 +321,14 @@ export async function rebuildVisitSchedules(db: Db | Tx, target: ScheduleTarget)
   }
   const known =
     "patientId" in target && lockedInTransaction.get(db)?.get(pairKey(target.patientId, target.studyId));
-  if (known) return writeBatch(db, known);
+  if (known) return writeBatch(db, known, later);
   const where = targetWhere(target);
   let afterId = 0;
   for (;;) {
     const batch = await assignments(db, where, true, afterId, batchSize);
-    await writeBatch(db, batch);
-    if (batch.length < batchSize) return;
+    const last = batch.length < batchSize;
+    await writeBatch(db, batch, last ? later : undefined);
+    if (last) return;
     afterId = batch.at(-1)?.id ?? afterId;
   }
 }
@@ -364,19 +378,23 @@ export function visitStateSql(asOf: string, alias = "vs"): SQL {
 
 /**
  * A resource's afterChange hook: rebuilds the target each of the records before and after the
- * write names (once each), e.g. the old and the new patient of a moved patient visit.
+ * write names (once each), e.g. the old and the new patient of a moved patient visit. Answers the
+ * last writes, which the machinery runs with the audit row; the targets' assignments differ, so no
+ * rebuild reads what another leaves.
  */
 export const keepVisitSchedules =
   (target: (record: Record<string, unknown>) => ScheduleTarget) =>
-  async (tx: Tx, ...records: (Record<string, unknown> | null)[]) => {
+  async (tx: Tx, ...records: (Record<string, unknown> | null)[]): Promise<SQL[]> => {
     const done = new Set<string>();
+    const later: SQL[] = [];
     for (const record of records) {
       if (!record) continue;
       const t = target(record);
       if (done.has(JSON.stringify(t))) continue;
       done.add(JSON.stringify(t));
-      await rebuildVisitSchedules(tx, t);
+      await rebuildVisitSchedules(tx, t, later);
     }
+    return later;
   };
 
 /**
