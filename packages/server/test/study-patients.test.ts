@@ -357,7 +357,10 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     const patient = await patientOf(siteA.id, "Mozgó");
     const other = await patientOf(siteA.id, "Másik");
     const used = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
+    // The record says so, for the form to show patient and study as fixed before a save is refused.
+    expect(used.hasVisits).toBe(false);
     await recordVisitOf(patient.id);
+    expect((await get(used.uuid)).body.data.hasVisits).toBe(true);
     const toStudy = await update(used.uuid, { ...used, studyId: otherStudy.id });
     expect(toStudy.status).toBe(400);
     expect(toStudy.body.header.fieldErrors).toEqual([{ field: "studyId", message }]);

@@ -47,6 +47,7 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
       mandatory: 1,
       studyName: "VS-2025-001_NORMAL",
       protocolNr: "VS-2025-001",
+      inUse: false,
     });
     const optional = await create(
       visitInput(study.id, { name: "Phone call", visitTypeId: 110, mandatory: 0 }),
@@ -156,7 +157,10 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
     const site = await createSite(db, { shortName: "VSS" });
     const patient = await createPatient(db, site.id);
     await createStudyPatient(db, { patientId: patient.id, studyId: study.id });
+    // The record says so, for the form to show the study as fixed before a save is refused.
+    expect(recorded.inUse).toBe(false);
     await createPatientVisit(db, { patientId: patient.id, studyId: study.id, visitId: recorded.id });
+    expect((await get<Visit>(`${url}/${recorded.uuid}`)).body.data.inUse).toBe(true);
     const moved = await moveTo(recorded, otherStudy.id);
     expect(moved.status).toBe(400);
     expect(moved.body.header.fieldErrors).toEqual(refused);
@@ -167,6 +171,7 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
     const first = await createVisit(db, planStudy.id, { name: "Day 1" });
     const planned = (await create(visitInput(planStudy.id, { name: "Day 15", visitTypeId: 60 }))).body.data;
     await createStudyplan(db, planStudy.id, [first.id, planned.id], [[14, 1, 1]]);
+    expect((await get<Visit>(`${url}/${planned.uuid}`)).body.data.inUse).toBe(true);
     const plannedMove = await moveTo(planned, otherStudy.id);
     expect(plannedMove.status).toBe(400);
     expect(plannedMove.body.header.fieldErrors).toEqual(refused);

@@ -52,10 +52,12 @@ export const historyReferences: Partial<Record<ResourceName, Record<string, Hist
 
 /**
  * View fields that only repeat a stored field in other words (a visit's type name beside its type
- * code, its name twice): the history lists the stored field, shown with their help.
+ * code, its name twice), or that tell what other records do (whether a visit or an assignment has
+ * visits recorded): the history lists the stored fields, shown with their help.
  */
 export const historyRepeats: Partial<Record<ResourceName, string[]>> = {
-  visits: ["visitName", "visitType"],
+  visits: ["visitName", "visitType", "inUse"],
+  "study-patients": ["hasVisits"],
 };
 
 /** Shown for a referenced record the reader may not see (another site's patient). */

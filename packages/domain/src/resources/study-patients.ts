@@ -31,6 +31,8 @@ export type StudyPatient = {
   /** Names of the users who started and closed it. */
   startedByName: string | null;
   closedByName: string | null;
+  /** Whether the patient has visits recorded in the study: then it keeps its patient and study. */
+  hasVisits: boolean;
 };
 
 export const studyPatientSchema = z.strictObject({
@@ -47,6 +49,7 @@ export const studyPatientSchema = z.strictObject({
   // Read-only fields the server sets or adds; accepted so a loaded record can be sent back whole.
   startedBy: z.number().int().nullish(),
   closedBy: z.number().int().nullish(),
+  hasVisits: z.boolean().nullish(),
   ...viewTexts(
     "barcode",
     "firstName",
@@ -63,6 +66,10 @@ type StudyPatientForm = Partial<StudyPatientInput>;
 
 /** A patient has at most one active assignment to a study (a closed one never blocks a new one). */
 export const alreadyAssignedMessage = "The patient is already assigned to this study";
+
+/** Why an assignment keeps its patient and study (decision 153): the form says so before a save does. */
+export const assignmentUsedByVisitsMessage =
+  "The patient has visits recorded in this study: they keep this assignment to it";
 
 /** Closed means active is false; only then is a close reason asked for. */
 export const isClosed = (data: Pick<StudyPatientForm, "active">): boolean => data.active === false;

@@ -19,7 +19,13 @@ export type Visit = {
   visitType: string | null;
   studyName: string | null;
   protocolNr: string | null;
+  /** Whether it is recorded for patients or planned in a studyplan: then it keeps its study. */
+  inUse: boolean;
 };
+
+/** Why a visit keeps its study (decision 152): the form says so before a save does. */
+export const visitInUseMessage =
+  "This visit is recorded for patients or planned in a studyplan: it cannot move to another study";
 
 export const visitSchema = z.strictObject({
   ...recordMeta,
@@ -29,6 +35,8 @@ export const visitSchema = z.strictObject({
   mandatory: oneOf([0, 1]).optional(),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
   ...viewTexts("visitName", "visitType", "studyName", "protocolNr"),
+  // Read-only: the server answers whether the visit is in use; accepted so a record can be sent back whole.
+  inUse: z.boolean().nullish(),
 });
 export type VisitInput = z.infer<typeof visitSchema>;
 

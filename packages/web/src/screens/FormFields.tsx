@@ -54,6 +54,8 @@ export type FieldSpec =
       lookup?: Lookup;
       placeholder?: string;
       emptyText?: string;
+      /** Shown but not changeable (the hint says why). */
+      readOnly?: boolean;
     })
   | (Common & {
       kind: "multiselect";
@@ -149,6 +151,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
               placeholder={spec.placeholder}
               emptyText={spec.emptyText}
               className={controlWidths[spec.width ?? "medium"]}
+              disabled={spec.readOnly}
             />
           ) : (
             <SearchableSelect
@@ -159,6 +162,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
               onChange={(v) => form.setValue(spec.name, v)}
               placeholder={spec.placeholder}
               emptyText={spec.emptyText}
+              disabled={spec.readOnly}
             />
           )
         ) : (
@@ -227,6 +231,7 @@ function LookupSelect({
   placeholder,
   emptyText,
   className,
+  disabled,
 }: {
   control: ControlProps;
   lookup: Lookup;
@@ -236,6 +241,7 @@ function LookupSelect({
   placeholder?: string;
   emptyText?: string;
   className?: string;
+  disabled?: boolean;
 }) {
   const [typed, setTyped] = useState("");
   const term = useDebounced(typed.trim(), searchDebounceMs);
@@ -257,6 +263,7 @@ function LookupSelect({
       placeholder={placeholder}
       emptyText={emptyText}
       className={className}
+      disabled={disabled}
     />
   );
 }

@@ -185,4 +185,17 @@ describe("History", () => {
     // One line: the type's name is no change of its own.
     expect(await historyLines()).toEqual(["Visit type: 20 Screening → 60 Control"]);
   });
+
+  it("leaves out what a record tells of other records (whether a visit is in use)", async () => {
+    serve(
+      visit,
+      "visits",
+      event([
+        { field: "name", old: "Week 3", new: "Week 4" },
+        { field: "inUse", old: false, new: true },
+      ]),
+    );
+    renderRoutes([{ path: "/visits/:itemId", element: <VisitDetail /> }], ["/visits/visit-5"]);
+    expect(await historyLines()).toEqual(["Visit name: Week 3 → Week 4"]);
+  });
 });

@@ -1,14 +1,15 @@
 import {
   alreadyAssignedMessage,
+  assignmentUsedByVisitsMessage,
   blankToNull,
   patientName,
   type StudyPatientInput,
   toIsoDate,
 } from "@trialdesk/domain";
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
-import type { Tx } from "../../db/client";
+import { queryRows, type Tx } from "../../db/client";
 import { conflict, validationError } from "../../http/errors";
 import { flagFilter, idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
@@ -44,26 +45,22 @@ const nameOf = (user: { firstName: PgColumn; lastName: PgColumn }) =>
 
 const id = idParam();
 
-export const assignmentUsedByVisitsMessage =
-  "The patient has visits recorded in this study: they keep this assignment to it";
-
 /**
  * Whether the assignment's patient has visits recorded in its study: they need it, so it is neither
- * removed nor moved to another patient or study. Asked after the assignment is locked; a visit's save
- * locks it too (decision 151), so a visit saved at the same moment is seen.
+ * removed nor moved to another patient or study. The view answers it (the form shows both as fixed);
+ * a save asks it again after the assignment is locked: a visit's save locks it too (decision 151), so
+ * a visit saved at the same moment is seen.
  */
+const visitsRecorded = (patientId: SQLWrapper, studyId: SQLWrapper) =>
+  sql<boolean>`exists(select 1 from ${patientVisits}
+    where ${patientVisits.patientId} = ${patientId} and ${patientVisits.studyId} = ${studyId})`;
+
 async function hasVisits(tx: Tx, assignment: Row): Promise<boolean> {
-  const [visit] = await tx
-    .select({ id: patientVisits.id })
-    .from(patientVisits)
-    .where(
-      and(
-        eq(patientVisits.patientId, assignment.patientId as number),
-        eq(patientVisits.studyId, assignment.studyId as number),
-      ),
-    )
-    .limit(1);
-  return visit !== undefined;
+  const [row] = await queryRows<{ recorded: boolean }>(
+    tx,
+    sql`select ${visitsRecorded(sql`${assignment.patientId as number}`, sql`${assignment.studyId as number}`)} as recorded`,
+  );
+  return row.recorded;
 }
 
 /**
@@ -135,6 +132,7 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
         studyUuid: studies.uuid,
         startedByName: nameOf(startedByUser),
         closedByName: nameOf(closedByUser),
+        hasVisits: visitsRecorded(studyPatients.patientId, studyPatients.studyId),
       },
       joins: (query) =>
         query

@@ -1,5 +1,5 @@
-import { randomisationVisitType, type VisitInput, visitTypes } from "@trialdesk/domain";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { randomisationVisitType, type VisitInput, visitInUseMessage, visitTypes } from "@trialdesk/domain";
+import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { idParam } from "../params";
@@ -10,21 +10,19 @@ import { studies } from "../studies/studies.table";
 import { studyplanScheduleEntries } from "../studyplans/studyplans.table";
 import { visits } from "./visits.table";
 
-export const visitInUseMessage =
-  "This visit is recorded for patients or planned in a studyplan: it cannot move to another study";
-
 /**
  * Whether a visit is recorded for a patient or planned in a studyplan: such a visit keeps its study,
- * or those records would name a visit of another study. The visit's row is locked by its save, and
- * the saves that use a visit lock it too (FOR KEY SHARE), so a use saved at the same moment is seen.
+ * or those records would name a visit of another study. The view answers it (the form shows the study
+ * as fixed); the save asks it again after its lock: the visit's row is locked by its save, and the
+ * saves that use a visit lock it too (FOR KEY SHARE), so a use saved at the same moment is seen.
  */
+const inUse = (id: SQLWrapper) =>
+  sql<boolean>`(exists(select 1 from ${patientVisits} where ${patientVisits.visitId} = ${id})
+    or exists(select 1 from ${studyplanScheduleEntries}
+      where ${studyplanScheduleEntries.fromVisitId} = ${id} or ${studyplanScheduleEntries.toVisitId} = ${id}))`;
+
 async function visitInUse(tx: Tx, id: number): Promise<boolean> {
-  const [row] = await queryRows<{ used: boolean }>(
-    tx,
-    sql`select exists(select 1 from ${patientVisits} where ${patientVisits.visitId} = ${id})
-      or exists(select 1 from ${studyplanScheduleEntries}
-        where ${studyplanScheduleEntries.fromVisitId} = ${id} or ${studyplanScheduleEntries.toVisitId} = ${id}) as used`,
-  );
+  const [row] = await queryRows<{ used: boolean }>(tx, sql`select ${inUse(sql`${id}`)} as used`);
   return row.used;
 }
 
@@ -75,6 +73,7 @@ export const visitsResource = defineResource<VisitInput>({
         mandatory: mandatoryNumber,
         studyName: studies.workingName,
         protocolNr: projects.protocolNr,
+        inUse: inUse(visits.id),
       },
       joins: (query) =>
         query

@@ -45,6 +45,7 @@ const assignment: StudyPatient = {
   studyUuid: "std-00000000-0000-4000-8000-000000000001",
   startedByName: "Ada Admin",
   closedByName: null,
+  hasVisits: false,
 };
 
 const list = (items: unknown[]) => ({
@@ -134,6 +135,23 @@ describe("study-patient screens", () => {
     expect(put.body).toMatchObject({ uuid: assignment.uuid, version: 3, active: false, closeReason: "EOS" });
     // Read-only view fields stay behind.
     expect(put.body).not.toHaveProperty("barcode");
+  });
+
+  it("shows patient and study as fixed, and why, for an assignment with recorded visits", async () => {
+    api((call) =>
+      call.path === `/api/study-patients/${assignment.uuid}` && call.method === "GET"
+        ? { data: { ...assignment, hasVisits: true } }
+        : undefined,
+    );
+    renderRoutes(routes, [`/study-patients/${assignment.uuid}/edit`]);
+    const study = await screen.findByLabelText("Study");
+    await waitFor(() => expect(study).toBeDisabled());
+    expect(screen.getByLabelText("Patient")).toBeDisabled();
+    expect(study).toHaveAccessibleDescription(
+      "The patient has visits recorded in this study: they keep this assignment to it",
+    );
+    // The rest of the assignment stays editable.
+    expect(screen.getByLabelText("Screen number")).toBeEnabled();
   });
 
   it("offers no Close toggle for a new assignment and shows the server's refusal in the error bar", async () => {

@@ -1,4 +1,5 @@
 import {
+  assignmentUsedByVisitsMessage,
   type CloseReason,
   closeReasons,
   emptyStudyPatient,
@@ -119,6 +120,8 @@ function StudyPatientFields({ form, site }: { form: FormApi<Form>; site: SiteOpt
   const data = form.formData as Form & Partial<StudyPatient>;
   const existing = typeof data.id === "number";
   const closed = isClosed(data);
+  // Visits recorded under the assignment keep its patient and study (decision 153): said before Save.
+  const kept = (form.originalData as Partial<StudyPatient>).hasVisits === true;
   const fields: FieldSpec[] = [
     {
       name: "patientId",
@@ -128,6 +131,7 @@ function StudyPatientFields({ form, site }: { form: FormApi<Form>; site: SiteOpt
       lookup: patientLookup(site),
       placeholder: "Type to select a patient ...",
       emptyText: "No item found",
+      readOnly: kept,
     },
     {
       name: "studyId",
@@ -137,6 +141,8 @@ function StudyPatientFields({ form, site }: { form: FormApi<Form>; site: SiteOpt
       lookup: studyLookup,
       placeholder: "Type to select a study ...",
       emptyText: "No item found",
+      readOnly: kept,
+      hint: kept ? assignmentUsedByVisitsMessage : undefined,
     },
     { name: "screenNr", label: "Screen number" },
     { name: "randomNr", label: "Random number" },

@@ -6,6 +6,7 @@ import {
   type StudyVisitRow,
   type Visit,
   type VisitInput,
+  visitInUseMessage,
   visitTypes,
 } from "@trialdesk/domain";
 import { Check } from "lucide-react";
@@ -54,13 +55,6 @@ const studyLookup: Lookup = {
   option: (study: Row) => ({ value: study.id, label: study.workingName }),
 };
 
-const studyField: FieldSpec = {
-  name: "studyId",
-  label: "Study",
-  required: true,
-  kind: "select",
-  lookup: studyLookup,
-};
 const nameField: FieldSpec = { name: "name", label: "Visit name", required: true };
 const mandatoryField: FieldSpec = { name: "mandatory", label: "Mandatory", kind: "checkbox" };
 
@@ -85,6 +79,17 @@ function VisitFields({ form }: { form: FormApi<VisitForm> }) {
             form.originalData.studyId === study.id && form.originalData.visitTypeId === randomisationVisitType
           ),
       );
+  // A visit recorded for patients or planned keeps its study (decision 152): said before Save.
+  const kept = (form.originalData as Partial<Visit>).inUse === true;
+  const studyField: FieldSpec = {
+    name: "studyId",
+    label: "Study",
+    required: true,
+    kind: "select",
+    lookup: studyLookup,
+    readOnly: kept,
+    hint: kept ? visitInUseMessage : undefined,
+  };
   const typeField: FieldSpec = {
     name: "visitTypeId",
     label: "Visit type",
