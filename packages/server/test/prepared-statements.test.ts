@@ -242,17 +242,22 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     await saveReadAndList();
   });
 
+  /** A statement from another process (its own connection), e.g. another server's migration. */
+  async function asAnotherProcess(statement: string) {
+    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
+    await other.connect();
+    try {
+      await other.query(statement);
+    } finally {
+      await other.end();
+    }
+  }
+
   it("a column widened while the server runs (another process's migration) does not break its statements", async () => {
     await saveReadAndList();
     // PostgreSQL refuses a prepared statement whose result type changed ("cached plan must not change
     // result type"), on that connection for good: here another process widens a column it reads.
-    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
-    await other.connect();
-    try {
-      await other.query("alter table patients alter column first_name type varchar(60)");
-    } finally {
-      await other.end();
-    }
+    await asAnotherProcess("alter table patients alter column first_name type varchar(60)");
     await saveReadAndList();
     await saveReadAndList();
   });
@@ -276,13 +281,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
         payload: { uuid: created.body.data.uuid, version, name, code: "WDN" },
       });
     expect((await save(created.body.data.version, "Widened 1")).status).toBe(200);
-    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
-    await other.connect();
-    try {
-      await other.query("alter table therapy_categories alter column name type varchar(60)");
-    } finally {
-      await other.end();
-    }
+    await asAnotherProcess("alter table therapy_categories alter column name type varchar(60)");
     const saved = await save(created.body.data.version + 1, "Widened 2");
     expect([saved.status, saved.body.data?.name]).toEqual([200, "Widened 2"]);
   });
