@@ -140,11 +140,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    * writes in the table). That is one round trip less for every save (issue 14); it holds while no
    * view field reads other rows of its own table. Children are written between the two otherwise.
    */
-  async function written(
-    tx: Tx,
-    write: SQLWrapper & PromiseLike<unknown>,
-    writeChildren: (id: number) => Promise<void> | undefined,
-  ) {
+  async function written(tx: Tx, write: SQLWrapper & PromiseLike<unknown>, input: Input, ctx: WriteContext) {
     if (!def.writeChildren) {
       const row = tx.$with(getTableName(table), {}).as(write.getSQL());
       const shape = formats.view;
@@ -156,7 +152,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       return firstExpanded(tx, (await (shape.joins ? shape.joins(query) : query)) as Row[], "view");
     }
     const [{ id }] = await (write as PromiseLike<{ id: number }[]>);
-    await writeChildren(id);
+    await def.writeChildren(id, input, ctx);
     return readOne(tx, eq(table.id, id));
   }
 
@@ -424,9 +420,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const ctx: WriteContext = { tx, user, change, existing: null };
           const values = await toRow(input, ctx);
           const insert = tx.insert(table).values({ ...values, uuid } as never);
-          const record = (await written(tx, insert.returning(), (id) =>
-            def.writeChildren?.(id, input, ctx),
-          )) as Row;
+          const record = (await written(tx, insert.returning(), input, ctx)) as Row;
           const later = await def.afterChange?.(tx, null, record);
           const changes = [...diff(null, record), ...secretChanges(input)];
           await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later);
@@ -461,9 +455,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
             .update(table)
             .set({ ...values, version: sql`${table.version} + 1`, updatedAt: sql`now()` } as never)
             .where(eq(table.id, locked.id));
-          const after = (await written(tx, update.returning(), (id) =>
-            def.writeChildren?.(id, input, ctx),
-          )) as Row;
+          const after = (await written(tx, update.returning(), input, ctx)) as Row;
           const later = await def.afterChange?.(tx, before, after);
           const changes = [...diff(before, after), ...secretChanges(input)];
           if (changes.length > 0)
