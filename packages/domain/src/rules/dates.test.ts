@@ -29,6 +29,13 @@ describe("birth date mask", () => {
     ["1990-", "1990-"],
     ["1990-01-", "1990-01-"],
     ["199-", "199"],
+    // A whole day.month.year pasted (the European way) is that date; an impossible one is left to the check.
+    ["26.11.2026", "2026-11-26"],
+    ["1.2.2026", "2026-02-01"],
+    [" 26. 11. 2026. ", "2026-11-26"],
+    ["31.02.2026", "2026-02-31"],
+    // Year first with dots (the Hungarian way) keeps to its digits, as before.
+    ["2026.11.26.", "2026-11-26"],
   ])("masks %s as %s", (typed, shown) => {
     expect(birthDateMask(typed)).toBe(shown);
   });

@@ -81,9 +81,14 @@ function fromDayNumber(dayNumber: number): string {
 /**
  * The birth date input mask (spec §2.5): digits only, the hyphens after YYYY and MM are inserted
  * as soon as the next digit is typed, at most 10 characters. A hyphen the user types at one of
- * those two places is kept, and can be deleted again with backspace.
+ * those two places is kept, and can be deleted again with backspace. A whole date pasted as day,
+ * month and year with dots ("26.11.2026", as letters and European records write it) becomes that
+ * date: kept to its digits it would read as year 2611. Typed key by key, dots are dropped as any
+ * other character is, so typing is unchanged.
  */
 export function birthDateMask(typed: string): string {
+  const dotted = /^\s*(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?\s*$/.exec(typed);
+  if (dotted) return `${dotted[3]}-${dotted[2].padStart(2, "0")}-${dotted[1].padStart(2, "0")}`;
   const digits = typed.replace(/\D/g, "").slice(0, 8);
   let masked = digits.slice(0, 4);
   if (digits.length > 4) masked += `-${digits.slice(4, 6)}`;

@@ -55,6 +55,11 @@ describe("DatePicker", () => {
     await user.clear(input);
     await user.type(input, "2024-");
     expect(input).toHaveValue("2024-");
+    // A date copied from a letter as day.month.year is pasted as that date.
+    await user.clear(input);
+    await user.paste("26.11.2026");
+    expect(input).toHaveValue("2026-11-26");
+    expect(screen.getByLabelText("value")).toHaveTextContent("2026-11-26");
   });
 
   it("opens on the typed month with Monday first and picks a day by click", async () => {
