@@ -17,5 +17,7 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
     setupFiles: ["test/setup.ts"],
+    // One jsdom per worker, not per file; test/setup.ts keeps the files apart.
+    isolate: false,
   },
 });

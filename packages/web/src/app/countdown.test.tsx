@@ -1,15 +1,11 @@
 import { act, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useUnsavedChangesGuard } from "../screens/useUnsavedChangesGuard";
 import { activityChannelName, formatClock, formatCountdown, isSessionExpiry } from "./countdown";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
 
 beforeEach(() => clearToasts());
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
 
 describe("formatCountdown", () => {
   it("shows mm:ss", () => {

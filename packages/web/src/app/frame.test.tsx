@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { menuIcon } from "./menu";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
@@ -21,7 +21,6 @@ beforeEach(() => {
   clearToasts();
   localStorage.clear();
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("home (spec §1)", () => {
   it("offers the four tiles, Visit summary pointing at the configured study", async () => {

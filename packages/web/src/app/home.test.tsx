@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { ListTodo } from "lucide-react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { menuIcon } from "./menu";
 import { activeSiteStorageKey } from "./site";
 import {
@@ -13,7 +13,6 @@ import {
 } from "./testing/fake-server";
 
 beforeEach(() => localStorage.clear());
-afterEach(() => vi.unstubAllGlobals());
 
 describe("home worklist tiles (issue 12)", () => {
   it("show the active site's Overdue and Due counts and lead to the worklist filtered so", async () => {

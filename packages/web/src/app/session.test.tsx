@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client";
 import { createSessionStore, useSession } from "./session";
 import {
@@ -26,10 +26,6 @@ const probe = () => screen.getByRole("status", { name: "session" });
 beforeEach(() => {
   clearToasts();
   localStorage.clear();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 describe("start-up (spec §4 Authentication)", () => {

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { activeSiteStorageKey, siteLabel, useActiveSite } from "./site";
 import { demoSites, demoUser, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
 import { clearToasts } from "./toast";
@@ -9,7 +9,6 @@ beforeEach(() => {
   clearToasts();
   localStorage.clear();
 });
-afterEach(() => vi.unstubAllGlobals());
 
 /** What a screen sees through useActiveSite(). */
 function ActiveSiteProbe() {

@@ -1,11 +1,10 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { clearToasts, toast } from "./toast";
 import { Toaster } from "./toaster";
 
 beforeEach(() => clearToasts());
-afterEach(() => vi.useRealTimers());
 
 describe("toast area (spec §4 Toasts)", () => {
   it("shows at most one toast: the newest", () => {

@@ -1,5 +1,5 @@
 import { screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderRoutes, stubApi } from "../screens/test-utils";
 import { publicResourceRoutes, resourceRoutes } from "./index";
 
@@ -18,8 +18,6 @@ const resources = [
   "monitors",
 ];
 const publicPaths = ["/therapy-categories/:itemId", "/therapy-areas/:itemId"];
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("resource routes", () => {
   it("has every route of spec §2.1, the two public details only among the public routes", () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AuditEvent, SignedInUser } from "@trialdesk/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Detail as TherapyAreaDetail } from "../resources/therapy-areas/therapy-area-screens";
 import { Detail as TherapyCategoryDetail } from "../resources/therapy-categories/therapy-category-screens";
 import { type Call, renderRoutes, signedInAs, stubApi } from "./test-utils";
@@ -53,8 +53,6 @@ const routes = [
 
 const rowValue = (label: string) =>
   screen.getByText(label, { selector: "dt" }).nextElementSibling?.textContent;
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("DetailScreen", () => {
   it("shows Id, Uuid and the rows read with format=view, the history, and an Edit link", async () => {

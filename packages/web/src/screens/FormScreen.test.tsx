@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { isUuidOf } from "@trialdesk/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionExpiredState } from "../app/countdown";
 import { Form as TherapyAreaForm } from "../resources/therapy-areas/therapy-area-screens";
 import { Form as TherapyCategoryForm } from "../resources/therapy-categories/therapy-category-screens";
@@ -55,8 +55,6 @@ function startCreating(path: string, newId: number) {
 }
 
 const saveButton = () => screen.getByRole("button", { name: "Save" });
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("FormScreen", () => {
   it("shows the client validation messages on the fields and sends nothing", async () => {

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import type { HistoryEvent } from "@trialdesk/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Detail as ProjectDetail } from "../resources/projects/project-screens";
 import { Detail as StudyPatientDetail } from "../resources/study-patients/study-patient-screens";
 import { Detail as StudyplanDetail } from "../resources/studyplans/studyplan-screens";
@@ -84,8 +84,6 @@ const historyLines = async () => {
     .map((item) => item.textContent ?? "")
     .filter((text) => !text.startsWith("Updated by")); // the event itself, not one of its changes
 };
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("History", () => {
   it("labels a study-patient's changes as its detail does: study by name, words for codes, the reason", async () => {

@@ -81,8 +81,6 @@ const objectUrls = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
 afterEach(() => {
   URL.createObjectURL = objectUrls.create;
   URL.revokeObjectURL = objectUrls.revoke;
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe("ListScreen Export CSV", () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ListDescription, ListScreen } from "./ListScreen";
 import { defaultUser, renderRoutes, signedInAs, stubApi } from "./test-utils";
 
@@ -16,14 +16,16 @@ const description: ListDescription = {
   options: { remove: true },
 };
 
-let rows = Array.from({ length: 23 }, (_, i) => ({
+const categories = Array.from({ length: 23 }, (_, i) => ({
   id: i + 1,
   uuid: `thc-${i + 1}`,
   name: `Category ${i + 1}`,
   code: `C${i + 1}`,
 }));
 
+/** The list's API; each test's own copy of the rows, so a removal does not reach the next test. */
 function stubList() {
+  let rows = [...categories];
   return stubApi(({ method, path, search }) => {
     if (method === "GET" && path === "/api/therapy-categories") {
       const page = Number(search.get("page"));
@@ -50,11 +52,6 @@ const routes = [
   { path: "/therapy-categories/:itemId", element: <p>detail page</p> },
 ];
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
-});
-
 describe("ListScreen", () => {
   it("shows the title, the rows, the pager text and page links from the query string", async () => {
     const calls = stubList();
@@ -78,7 +75,7 @@ describe("ListScreen", () => {
     const adminOnly = description;
     stubApi(
       signedInAs(staff, () => ({
-        data: { items: rows.slice(0, 3), pagination: { page: 1, pageSize: 10, total: 3 } },
+        data: { items: categories.slice(0, 3), pagination: { page: 1, pageSize: 10, total: 3 } },
       })),
     );
     renderRoutes(
@@ -97,7 +94,7 @@ describe("ListScreen", () => {
     stubApi(({ path }) => {
       if (path !== "/api/therapy-categories") return undefined;
       if (fail) return { status: 500, errorMessage: "Database unavailable" };
-      return { data: { items: rows.slice(0, 2), pagination: { page: 1, pageSize: 10, total: 2 } } };
+      return { data: { items: categories.slice(0, 2), pagination: { page: 1, pageSize: 10, total: 2 } } };
     });
     const user = userEvent.setup();
     renderRoutes(routes, ["/therapy-categories"]);

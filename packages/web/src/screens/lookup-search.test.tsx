@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type FieldSpec, FormField } from "./FormFields";
 import { stubApi } from "./test-utils";
 import { useFormState } from "./useFormState";
@@ -54,8 +54,6 @@ function renderField(initial: Record<string, unknown> = { patientId: null }) {
   );
   return calls;
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("a lookup searched on the server", () => {
   it("sends the typed text as its search parameter once typing stops, and shows the server's options", async () => {

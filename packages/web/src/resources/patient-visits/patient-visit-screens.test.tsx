@@ -7,7 +7,7 @@ import {
   type SiteOption,
   type VisitOption,
 } from "@trialdesk/domain";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { FormScreen } from "../../screens/FormScreen";
 import {
@@ -163,8 +163,6 @@ async function chooseAnnasStudy(u: ReturnType<typeof userEvent.setup>) {
   await choose(u, "Patient", /^Kovács Anna/);
   await choose(u, "Study", "ACRMDPHFL001 TD-2025-001_NORMAL");
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 // Many clicks through three dependent selects: room for a busy machine.
 const clicksTimeout = 20_000;

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ApiHandler, renderRoutes, stubApi } from "../../screens/test-utils";
 import { Form } from "./project-screens";
 
@@ -53,8 +53,6 @@ async function fillBasic(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole("option", { name: "BUD - Budapest CRC" }));
   await user.keyboard("{Escape}");
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 // Filling the Basic tab takes many clicks; a busy machine needs more than the default 5 s.
 describe("the project editor", { timeout: 20_000 }, () => {

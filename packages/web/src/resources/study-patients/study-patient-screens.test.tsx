@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { SiteOption, StudyPatient } from "@trialdesk/domain";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import {
   type ApiHandler,
@@ -86,10 +86,6 @@ const routes = [
 ].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
 
 beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
-afterEach(() => {
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 describe("study-patient screens", () => {
   it("the list's Study column names the study by its working name, not the project's code", async () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Call, renderRoutes, saveWhenReady, stubApi } from "../../screens/test-utils";
 import { Editor, List } from "./studyplan-screens";
 
@@ -65,8 +65,6 @@ const open = () =>
     [{ path: "/studyplans/:studyplanUuid/edit", element: <Editor /> }],
     [`/studyplans/${planUuid}/edit`],
   );
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("studyplan editor: calculation (issue 12)", () => {
   it("offers From the first visit / From the previous visit, warns without blocking on decreasing days, and saves the choice", async () => {

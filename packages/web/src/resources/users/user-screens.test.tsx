@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { User } from "@trialdesk/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Call, renderRoutes, stubApi } from "../../screens/test-utils";
 import { ChangePasswordPage } from "./change-password";
 import { Detail, Form, passwordState } from "./user-screens";
@@ -40,8 +40,6 @@ const routes = [
 
 const rowValue = (label: string) =>
   screen.getByText(label, { selector: "dt" }).nextElementSibling?.textContent;
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("user screens", () => {
   it("shows whether a password is set and when it changed, never a value", async () => {

@@ -8,7 +8,7 @@ import {
   type VisitSummaryProfile,
   visitKinds,
 } from "@trialdesk/domain";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
 import { VisitSummaryScreen } from "./visit-summary-screen";
@@ -157,11 +157,6 @@ beforeEach(() => {
   localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid);
   vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
   vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1000);
-});
-afterEach(() => {
-  localStorage.clear();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
 describe("VisitSummaryScreen", () => {

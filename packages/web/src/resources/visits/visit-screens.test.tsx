@@ -1,6 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import type { Visit } from "@trialdesk/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderRoutes, stubApi } from "../../screens/test-utils";
 import { Form } from "./visit-screens";
 
@@ -33,8 +33,6 @@ function openVisit(record: Visit) {
   });
   renderRoutes([{ path: "/visits/:itemId/edit", element: <Form /> }], [`/visits/${record.uuid}/edit`]);
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe("visit form", () => {
   it("shows the study as fixed, and why, for a visit recorded for patients or planned", async () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { SiteOption, WorklistData, WorklistRow } from "@trialdesk/domain";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
 import { recordVisitRoute, WorklistScreen } from "./worklist-screen";
@@ -78,10 +78,6 @@ const routes = [
 ].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
 
 beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
-afterEach(() => {
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 const worklistCalls = (calls: Call[]) => calls.filter((c) => c.path === "/api/worklist");
 
