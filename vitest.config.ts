@@ -2,9 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // The server's files first, four at a time (see packages/server/vitest.config.ts), then the
+    // domain's and the web's, one per core.
     projects: ["packages/domain", "packages/server", "packages/web"],
-    // Two workers per core: a server test file waits on its databases (PostgreSQL, a spawned server)
-    // about a third of the time, and with one per core the cores sat idle that long (327 s → 241 s).
-    maxWorkers: 4,
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { name: "domain", include: ["src/**/*.test.ts"] },
+  test: { name: "domain", include: ["src/**/*.test.ts"], maxWorkers: 2, sequence: { groupOrder: 1 } },
 });

@@ -19,5 +19,9 @@ export default defineConfig({
     setupFiles: ["test/setup.ts"],
     // One jsdom per worker, not per file; test/setup.ts keeps the files apart.
     isolate: false,
+    // After the server's files (root vitest.config.ts), one worker per core: these are busy all
+    // the time, and more than that only slows each test.
+    maxWorkers: 2,
+    sequence: { groupOrder: 1 },
   },
 });

@@ -1,6 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterAll, afterEach, vi } from "vitest";
+import { clearToasts } from "../src/app/toast";
 
 // jsdom lacks these; cmdk and Radix call them.
 class ResizeObserverStub {
@@ -19,6 +20,8 @@ Element.prototype.scrollIntoView ??= () => {};
  */
 afterEach(() => {
   cleanup();
+  // A success toast lasts 2 s: the next test would find it.
+  clearToasts();
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -1,11 +1,8 @@
 import { act, fireEvent, screen } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useUnsavedChangesGuard } from "../screens/useUnsavedChangesGuard";
 import { activityChannelName, formatClock, formatCountdown, isSessionExpiry } from "./countdown";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
-import { clearToasts } from "./toast";
-
-beforeEach(() => clearToasts());
 
 describe("formatCountdown", () => {
   it("shows mm:ss", () => {

@@ -1,9 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { menuIcon } from "./menu";
 import { demoConfig, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
-import { clearToasts } from "./toast";
 
 const anonymous = { "POST /api/token": () => ({ status: 401, error: "Not signed in" }) };
 
@@ -16,11 +15,6 @@ function windowWidth(width: number) {
     removeEventListener: () => {},
   }));
 }
-
-beforeEach(() => {
-  clearToasts();
-  localStorage.clear();
-});
 
 describe("home (spec §1)", () => {
   it("offers the four tiles, Visit summary pointing at the configured study", async () => {

@@ -1,12 +1,9 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { demoUser, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
-import { clearToasts } from "./toast";
 
 const anonymous = { "POST /api/token": () => ({ status: 401, error: "Not signed in" }) };
-
-beforeEach(() => clearToasts());
 
 describe("/login (spec §2.5 Login)", () => {
   it("shows the server's error message in a red box above the form on failure", async () => {

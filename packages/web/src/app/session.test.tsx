@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { api } from "../api/client";
 import { createSessionStore, useSession } from "./session";
 import {
@@ -11,7 +11,6 @@ import {
   renderApp,
   signedInHandlers,
 } from "./testing/fake-server";
-import { clearToasts } from "./toast";
 
 function SessionProbe() {
   const { status, user, error } = useSession();
@@ -22,11 +21,6 @@ function SessionProbe() {
   );
 }
 const probe = () => screen.getByRole("status", { name: "session" });
-
-beforeEach(() => {
-  clearToasts();
-  localStorage.clear();
-});
 
 describe("start-up (spec §4 Authentication)", () => {
   it("reads the configuration, refreshes the token, loads the user with the bearer token and shows the frame", async () => {

@@ -1,14 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { activeSiteStorageKey, siteLabel, useActiveSite } from "./site";
 import { demoSites, demoUser, fakeServer, renderApp, signedInHandlers } from "./testing/fake-server";
-import { clearToasts } from "./toast";
-
-beforeEach(() => {
-  clearToasts();
-  localStorage.clear();
-});
 
 /** What a screen sees through useActiveSite(). */
 function ActiveSiteProbe() {

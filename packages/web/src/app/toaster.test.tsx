@@ -1,10 +1,8 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
-import { clearToasts, toast } from "./toast";
+import { describe, expect, it, vi } from "vitest";
+import { toast } from "./toast";
 import { Toaster } from "./toaster";
-
-beforeEach(() => clearToasts());
 
 describe("toast area (spec §4 Toasts)", () => {
   it("shows at most one toast: the newest", () => {
