@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { isUuidOf } from "@trialdesk/domain";
 import { describe, expect, it } from "vitest";
@@ -52,6 +52,15 @@ function startCreating(path: string, newId: number) {
   }));
   const user = userEvent.setup();
   return { calls, user, ...renderRoutes(routes, [path]) };
+}
+
+/** An answer held back until `release` is called. */
+function heldBack() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { released, release: () => release() };
 }
 
 const saveButton = () => screen.getByRole("button", { name: "Save" });
@@ -111,6 +120,84 @@ describe("FormScreen", () => {
     const put = calls.find((c) => c.method === "PUT");
     expect(put?.path).toBe(`/api/therapy-categories/${uuid}`);
     expect(put?.body).toEqual({ id: 5, uuid, version: 1, name: "Oncology II", code: "ONC" });
+  });
+
+  it("keeps what is typed while an update is on its way, as a change to the saved record", async () => {
+    const answer = heldBack();
+    const calls = stubServer(async (call) => {
+      await answer.released;
+      return { data: { ...(call.body as object), version: (call.body as { version: number }).version + 1 } };
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);
+    const name = await screen.findByDisplayValue("Oncology");
+    await user.type(name, " II");
+    await saveWhenReady(user);
+    await user.type(name, " bis");
+    answer.release();
+    expect(await screen.findByText("Therapy category updated")).toBeInTheDocument();
+    expect(name).toHaveValue("Oncology II bis");
+    // Still a change to save (Reset shows), and it is saved on the answer's version.
+    expect(screen.getByRole("button", { name: "Reset" })).toBeInTheDocument();
+    await saveWhenReady(user);
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(2));
+    expect(calls.filter((c) => c.method === "PUT")[1].body).toMatchObject({
+      version: 2,
+      name: "Oncology II bis",
+    });
+  });
+
+  it("keeps what is typed while a new record is created, on the edit route of the saved record", async () => {
+    const answer = heldBack();
+    const calls = stubServer(async (call) => {
+      await answer.released;
+      return call.method === "POST"
+        ? { status: 201, data: { ...(call.body as object), id: 9, version: 1 } }
+        : { data: { ...(call.body as object), version: 2 } };
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, ["/therapy-categories/create"]);
+    await user.type(screen.getByLabelText("Name"), "Neurology");
+    await user.type(screen.getByLabelText("Code"), "neu");
+    await saveWhenReady(user);
+    await user.type(screen.getByLabelText("Name"), " ward");
+    answer.release();
+    expect(await screen.findByText("Therapy category created")).toBeInTheDocument();
+    const post = calls.find((c) => c.method === "POST");
+    const created = (post?.body as { uuid: string }).uuid;
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/therapy-categories/${created}/edit`));
+    expect(screen.getByLabelText("Name")).toHaveValue("Neurology ward");
+    expect(screen.getByRole("button", { name: "Reset" })).toBeInTheDocument();
+    // Typing goes on in the same form after the move to the edit route.
+    await user.type(screen.getByLabelText("Name"), "s");
+    await saveWhenReady(user);
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(1));
+    expect(calls.find((c) => c.method === "PUT")?.body).toMatchObject({
+      id: 9,
+      uuid: created,
+      version: 1,
+      name: "Neurology wards",
+    });
+  });
+
+  it("after a record is created, the create route again starts a new record with a new uuid", async () => {
+    const { calls, user, router } = startCreating("/therapy-categories/create", 9);
+    await user.type(screen.getByLabelText("Name"), "Neurology");
+    await user.type(screen.getByLabelText("Code"), "neu");
+    await saveWhenReady(user);
+    expect(await screen.findByText("Therapy category created")).toBeInTheDocument();
+    await act(() => router.navigate("/therapy-categories/create"));
+    expect(screen.getByLabelText("Name")).toHaveValue("");
+    expect(screen.queryByRole("button", { name: "Reset" })).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText("Name"), "Cardiology");
+    await user.type(screen.getByLabelText("Code"), "car");
+    await saveWhenReady(user);
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST")).toHaveLength(2));
+    const [first, second] = calls.filter((c) => c.method === "POST").map((c) => c.body as { uuid: string });
+    expect(second).toMatchObject({ name: "Cardiology", code: "CAR" });
+    expect(second).not.toHaveProperty("id");
+    expect(isUuidOf("therapy-categories", second.uuid)).toBe(true);
+    expect(second.uuid).not.toBe(first.uuid);
   });
 
   it("reads the record afresh on a reload even when the history still holds the saved copy", async () => {

@@ -87,19 +87,33 @@ type SavedState = { saved?: Data };
 /**
  * The generic form screen of spec §2.3: create and edit one record with the spec's form state,
  * client validation, server field errors, the version check (409), and the unsaved-changes guard.
- * It is keyed by the record so moving from create to the saved record's edit route starts afresh.
+ * It is keyed by the record's uuid, a new record's too (made here, so that a retried save cannot
+ * create it twice): another record, or another new one, starts afresh, while a record just created
+ * keeps its form on its edit route, and what was typed as its save went stays.
  */
 export function FormScreen<T extends Data>({ description }: { description: FormDescription<T> }) {
   const { itemId } = useParams();
-  return <RecordForm key={itemId ?? "create"} description={description} itemId={itemId} />;
+  const [newRecord, setNewRecord] = useState(() => newUuid(description.resource));
+  // Back on the create route from a record: a new record, a new uuid.
+  const [shown, setShown] = useState(itemId);
+  if (shown !== itemId) {
+    setShown(itemId);
+    if (itemId === undefined) setNewRecord(newUuid(description.resource));
+  }
+  return (
+    <RecordForm key={itemId ?? newRecord} description={description} itemId={itemId} newRecord={newRecord} />
+  );
 }
 
 function RecordForm<T extends Data>({
   description,
   itemId,
+  newRecord,
 }: {
   description: FormDescription<T>;
   itemId?: string;
+  /** The uuid a new record gets. */
+  newRecord: string;
 }) {
   const { resource, title = resourceTitle(resource, "record") } = description;
   const rules = resourceRules[resource] as unknown as FormRules<T>;
@@ -113,8 +127,7 @@ function RecordForm<T extends Data>({
   const handedOver = navigationType === "REPLACE" ? (location.state as SavedState | null)?.saved : undefined;
   const savedHere = handedOver && handedOver.uuid === itemId ? (handedOver as T) : undefined;
 
-  // A new record gets its client uuid once, so a retried save cannot create it twice.
-  const form = useFormState<T>(() => savedHere ?? { ...empty(), uuid: newUuid(resource) }, {
+  const form = useFormState<T>(() => savedHere ?? { ...empty(), uuid: newRecord }, {
     normalize,
   });
 

@@ -67,8 +67,8 @@ export type Reply = {
   errorCode?: string | null;
   fieldErrors?: FieldError[];
 };
-/** What stubApi asks about each call: a reply, or undefined for "Not found". */
-export type ApiHandler = (call: Call) => Reply | undefined;
+/** What stubApi asks about each call: a reply, or undefined for "Not found"; a promise holds it back. */
+export type ApiHandler = (call: Call) => Reply | undefined | Promise<Reply | undefined>;
 
 /** One fetch the code under test made, as both fakes (stubApi here, the frame's fakeServer) record it. */
 export type Call = {
@@ -130,7 +130,7 @@ export function envelopeResponse(reply: Reply): Response {
  */
 export function stubApi(handler: ApiHandler) {
   const calls: Call[] = [];
-  stubFetch((call) => {
+  stubFetch(async (call) => {
     // The session start-up calls are not what the screens' tests look at.
     if (!startUpPaths.has(call.path)) calls.push(call);
     if (call.path === "/config.json") return new Response("{}", { status: 200 });
@@ -138,7 +138,7 @@ export function stubApi(handler: ApiHandler) {
     // from signedInAs, which answers them itself.
     const session = sessionPaths.has(call.path) && !handlesSession.has(handler);
     return envelopeResponse(
-      (session ? signedInAs(defaultUser, () => undefined)(call) : handler(call)) ?? notFound,
+      (await (session ? signedInAs(defaultUser, () => undefined)(call) : handler(call))) ?? notFound,
     );
   });
   return calls;

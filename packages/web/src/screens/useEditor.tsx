@@ -75,6 +75,8 @@ export function useEditor<T extends Data>({
   };
 
   const send = async (data: T) => {
+    // The form data this save is made of: what is typed after it is kept over the answer.
+    const sent = form.formData;
     setSaving(true);
     setConflict(false);
     setSaveError(null);
@@ -84,7 +86,7 @@ export function useEditor<T extends Data>({
         ? await api.post<T>(resource, data)
         : await api.put<T>(`${resource}/${data.uuid}`, data);
       void invalidateResource(queryClient, resource);
-      form.setLoaded(toForm(saved));
+      form.setSaved(toForm(saved), sent);
       guard.release();
       onSaved(saved, isNew);
     } catch (error) {

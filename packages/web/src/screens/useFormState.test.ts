@@ -1,6 +1,14 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { differs, type FormState, flatten, formReducer, routePath, useFormState } from "./useFormState";
+import {
+  differs,
+  type FormState,
+  flatten,
+  formReducer,
+  routePath,
+  useFormState,
+  withTypedMeanwhile,
+} from "./useFormState";
 
 type Category = { id: number | null; name: string; code: string };
 const loaded: Category = { id: 7, name: "Oncology", code: "ONC" };
@@ -41,6 +49,33 @@ describe("setValue routing", () => {
     expect(routePath(data, "address.city")).toBe("address.city");
     // Unknown keys and keys inside lists stay at the top level.
     expect(routePath(data, "value")).toBe("value");
+  });
+});
+
+describe("a save's answer and what was typed meanwhile", () => {
+  const sent = {
+    ...patient(),
+    patientDetail: { firstName: "anna", lastName: "Kovács", notes: "" },
+    contacts: [{ contactType: "PHONE", value: "+36 1" }],
+  };
+  const saved = { ...sent, id: 4, version: 1, patientDetail: { ...sent.patientDetail, firstName: "Anna" } };
+
+  it("is the saved record when nothing was typed", () => {
+    expect(withTypedMeanwhile(saved, sent, sent)).toEqual(saved);
+  });
+
+  it("keeps a value typed meanwhile inside a part, the rest of the part as saved", () => {
+    const typed = { ...sent, patientDetail: { ...sent.patientDetail, notes: "fasting" } };
+    expect(withTypedMeanwhile(saved, sent, typed)).toEqual({
+      ...saved,
+      patientDetail: { firstName: "Anna", lastName: "Kovács", notes: "fasting" },
+    });
+  });
+
+  it("keeps a list changed meanwhile whole, and the saved record's id and version", () => {
+    const contacts = [...sent.contacts, { contactType: "EMAIL", value: "a@example.com" }];
+    const merged = withTypedMeanwhile(saved, sent, { ...sent, contacts });
+    expect(merged).toMatchObject({ id: 4, version: 1, contacts });
   });
 });
 

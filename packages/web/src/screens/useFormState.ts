@@ -13,6 +13,7 @@ type Data = Record<string, unknown>;
 export type FormAction<T> =
   | { type: "reset" }
   | { type: "setLoaded"; data: T }
+  | { type: "setSaved"; data: T; sent: T }
   | { type: "setFormData"; data: T }
   | { type: "setValue"; path: string; value: unknown }
   | { type: "setErrors"; errors: FieldErrors }
@@ -97,6 +98,23 @@ export function withoutChangedErrors(errors: FieldErrors, before: unknown, after
   return kept.length === paths.length ? errors : Object.fromEntries(kept.map((path) => [path, errors[path]]));
 }
 
+/**
+ * The saved record with what was typed while its save was on its way: wherever the form data now
+ * differs from the data the save was made of, the newer value stays (a changed list, such as the
+ * contacts, stays whole); everywhere else the saved record's value (its new version, server-made values).
+ */
+export function withTypedMeanwhile<T>(saved: T, sent: T, current: T): T {
+  if (!isPlainObject(saved) || !isPlainObject(sent) || !isPlainObject(current)) {
+    return differs({ value: sent }, { value: current }) ? current : saved;
+  }
+  const merged: Data = { ...saved };
+  for (const key of Object.keys(current)) {
+    if (differs({ value: sent[key] }, { value: current[key] }))
+      merged[key] = withTypedMeanwhile(saved[key], sent[key], current[key]);
+  }
+  return merged as T;
+}
+
 export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
   return (state: FormState<T>, action: FormAction<T>): FormState<T> => {
     const changed = (formData: T): FormState<T> => ({
@@ -110,6 +128,10 @@ export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
         return { ...state, formData: state.originalData, errors: {}, unsaved: false };
       case "setLoaded":
         return { originalData: action.data, formData: action.data, errors: {}, unsaved: false };
+      case "setSaved": {
+        const formData = withTypedMeanwhile(action.data, action.sent, state.formData);
+        return { originalData: action.data, formData, errors: {}, unsaved: differs(action.data, formData) };
+      }
       case "setFormData":
         return changed(normalize(action.data));
       case "setValue":
@@ -129,6 +151,8 @@ export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
 export type FormApi<T> = FormState<T> & {
   reset: () => void;
   setLoaded: (data: T) => void;
+  /** The record as saved from `sent`, keeping what was typed since (withTypedMeanwhile). */
+  setSaved: (data: T, sent: T) => void;
   setFormData: (data: T) => void;
   /** Sets one value by key or dotted path; a plain key is routed to where it exists. */
   setValue: (path: string, value: unknown) => void;
@@ -149,6 +173,7 @@ export function useFormState<T>(initial: () => T, options: { normalize?: (data: 
     () => ({
       reset: () => dispatch({ type: "reset" }),
       setLoaded: (data: T) => dispatch({ type: "setLoaded", data }),
+      setSaved: (data: T, sent: T) => dispatch({ type: "setSaved", data, sent }),
       setFormData: (data: T) => dispatch({ type: "setFormData", data }),
       setValue: (path: string, value: unknown) => dispatch({ type: "setValue", path, value }),
       setErrors: (errors: FieldErrors) => dispatch({ type: "setErrors", errors }),
