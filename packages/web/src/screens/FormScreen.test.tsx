@@ -164,7 +164,7 @@ describe("FormScreen", () => {
     answer.release();
     expect(await screen.findByText("Therapy category created")).toBeInTheDocument();
     const post = calls.find((c) => c.method === "POST");
-    const created = (post?.body as { uuid: string }).uuid;
+    const created = (post?.body as { uuid?: string } | undefined)?.uuid;
     await waitFor(() => expect(router.state.location.pathname).toBe(`/therapy-categories/${created}/edit`));
     expect(screen.getByLabelText("Name")).toHaveValue("Neurology ward");
     expect(screen.getByRole("button", { name: "Reset" })).toBeInTheDocument();
