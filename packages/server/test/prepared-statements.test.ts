@@ -8,6 +8,8 @@ import {
   createStudy,
   createStudyPatient,
   createStudyplan,
+  createTherapyArea,
+  createTherapyCategory,
   createVisit,
   patientVisitInput,
 } from "../src/seed/factories";
@@ -285,4 +287,59 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     const saved = await save(created.body.data.version + 1, "Widened 2");
     expect([saved.status, saved.body.data?.name]).toEqual([200, "Widened 2"]);
   });
+
+  it("a save that loses a deadlock to another transaction is made again once that one is done, not refused", async () => {
+    const first = await createTherapyCategory(database.db);
+    const second = await createTherapyCategory(database.db);
+    const area = await createTherapyArea(database.db, first.id as number);
+    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
+    await other.connect();
+    try {
+      // Another transaction holds the category the save is about to refer to…
+      await other.query("begin");
+      await other.query("select id from therapy_categories where id = $1 for update", [second.id]);
+      const saving = t.request<{ version: number; therapyCategoryId: number }>({
+        method: "PUT",
+        url: `/api/therapy-areas/${area.uuid}`,
+        session: admin,
+        payload: {
+          uuid: area.uuid,
+          version: area.version,
+          name: area.name,
+          code: area.code,
+          therapyCategoryId: second.id,
+        },
+      });
+      // …and, once the save waits for it holding the area, asks for the area: a deadlock, which
+      // PostgreSQL breaks (after deadlock_timeout, 1 s) by rolling back the save, the first to wait.
+      await waitUntil(async () => (await waiting(other)) > 0);
+      await other.query("select id from therapy_areas where id = $1 for update", [area.id]);
+      await other.query("commit");
+      const saved = await saving;
+      expect([saved.status, saved.body.data?.therapyCategoryId, saved.body.data?.version]).toEqual([
+        200,
+        second.id,
+        (area.version as number) + 1,
+      ]);
+    } finally {
+      await other.end();
+    }
+  });
 });
+
+/** Sessions of the database other than `client`'s that wait for a lock. */
+async function waiting(client: pg.Client) {
+  const { rows } = await client.query(
+    `select count(*)::int as n from pg_stat_activity
+     where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+  );
+  return rows[0].n as number;
+}
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000) {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

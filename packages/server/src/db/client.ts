@@ -13,6 +13,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
+import { type ErrorCause, findCause } from "./error-causes";
 
 /**
  * The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. Queries
@@ -83,15 +84,26 @@ export const prepared = <T>(
   work: () => Promise<T>,
   kind: StatementKind = "record",
   retries = 4,
+  collisions = 2,
 ): Promise<T> =>
-  // A statement refused as stale has been renamed by then (see retire): once more, afresh. The work
-  // is a read, or a transaction that was rolled back. A transaction may hold several stale statements
-  // (a table change touches each that returns its columns) and finds them one at a time.
-  preparing
-    .run(kind, work)
-    .catch((error: unknown) =>
-      isStaleStatement(error) && retries > 0 ? prepared(work, kind, retries - 1) : Promise.reject(error),
-    );
+  // The work is a read, or a transaction that was rolled back: it can run again. A statement refused
+  // as stale has been renamed by then (see retire): once more, afresh; a transaction may hold several
+  // (a table change touches each that returns its columns) and finds them one at a time. A deadlock
+  // or serialization failure lost to a simultaneous save: once more after a moment, when the winner
+  // is done, instead of asking the person to try again.
+  preparing.run(kind, work).catch(async (error: unknown) => {
+    if (isStaleStatement(error) && retries > 0) return prepared(work, kind, retries - 1, collisions);
+    if (isCollision(error) && collisions > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+      return prepared(work, kind, retries, collisions - 1);
+    }
+    throw error;
+  });
+
+/** A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back. */
+function isCollision(error: unknown): boolean {
+  return findCause(error, ({ code }) => code === "40P01" || code === "40001") !== undefined;
+}
 
 /**
  * Texts named per process, each kind on its own: beyond them (e.g. inserts of varying row counts, or
@@ -143,19 +155,12 @@ function namedIfPrepared(config: unknown, values: unknown): unknown {
  * column, and that connection refuses the statement for good). Not the caller's fault, and not lasting.
  */
 export function isStaleStatement(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (code === "26000") return true;
-    if (
-      code === "0A000" &&
+  const stale = ({ code, message }: ErrorCause) =>
+    code === "26000" ||
+    (code === "0A000" &&
       typeof message === "string" &&
-      /cached plan must not change result type/.test(message)
-    )
-      return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+      /cached plan must not change result type/.test(message));
+  return findCause(error, stale) !== undefined;
 }
 
 /**

@@ -1,17 +1,13 @@
 import { type ErrorCode, errorCodes } from "@trialdesk/domain";
+import { type ErrorCause, findCause } from "../db/error-causes";
 import { AppError, invalidFieldData } from "./errors";
 
 /** The fields of a PostgreSQL error (pg and PGlite both carry them), found through Drizzle's wrapper. */
 export type PgError = { code: string; constraint?: string; table?: string; column?: string; detail?: string };
 
 export function pgErrorOf(error: unknown): PgError | null {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return current as PgError;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
+  const found = findCause(error, ({ code }) => typeof code === "string" && /^[0-9A-Z]{5}$/.test(code));
+  return (found as PgError | undefined) ?? null;
 }
 
 export const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -109,15 +105,11 @@ const unreachable =
  * network, a restarting server, the statement or connect timeouts): answered 503, not 500.
  */
 export function databaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
+  const unavailable = ({ code, message }: ErrorCause) =>
     // 08: connection exceptions; 57P01-03: server shutting down or starting; 57014: statement
     // timeout (or cancel); 53300: too many connections.
-    if (typeof code === "string" && /^(08...|57P0[123]|57014|53300)$/.test(code)) return true;
-    if (typeof code === "string" && /^E[A-Z]+$/.test(code) && unreachable.test(code)) return true;
-    if (typeof message === "string" && unreachable.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+    (typeof code === "string" && /^(08...|57P0[123]|57014|53300)$/.test(code)) ||
+    (typeof code === "string" && /^E[A-Z]+$/.test(code) && unreachable.test(code)) ||
+    (typeof message === "string" && unreachable.test(message));
+  return findCause(error, unavailable) !== undefined;
 }
