@@ -124,9 +124,14 @@ describe("FormScreen", () => {
 
   it("keeps what is typed while an update is on its way, as a change to the saved record", async () => {
     const answer = heldBack();
-    const calls = stubServer(async (call) => {
+    // The server as it is: a read after the save gets the saved version.
+    let current: Record<string, unknown> = stored;
+    const calls = stubApi(async (call) => {
+      if (call.path !== `/api/therapy-categories/${uuid}`) return undefined;
+      if (call.method === "GET") return { data: current };
       await answer.released;
-      return { data: { ...(call.body as object), version: (call.body as { version: number }).version + 1 } };
+      current = { ...(call.body as object), version: (call.body as { version: number }).version + 1 };
+      return { data: current };
     });
     const user = userEvent.setup();
     renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);

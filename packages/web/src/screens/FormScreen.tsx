@@ -140,10 +140,10 @@ function RecordForm<T extends Data>({
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
-  const { setLoaded } = form;
+  const { setFetched } = form;
   useEffect(() => {
-    if (record.data) setLoaded(record.data);
-  }, [record.data, setLoaded]);
+    if (record.data) setFetched(record.data);
+  }, [record.data, setFetched]);
   useEffect(() => {
     if (record.error) toast({ title: `Error loading data: ${record.error.message}`, variant: "destructive" });
   }, [record.error]);

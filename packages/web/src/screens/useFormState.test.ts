@@ -108,6 +108,20 @@ describe("useFormState", () => {
     expect(result.current.formData).toEqual({ id: 9, name: "Saved", code: "SAV" });
   });
 
+  it("setFetched loads a record, but not again the version the form holds, edits and all", () => {
+    type Versioned = { uuid: string; version: number; name: string };
+    const { result } = renderHook(() =>
+      useFormState<Versioned>(() => ({ uuid: "thc-1", version: 0, name: "" })),
+    );
+    act(() => result.current.setFetched({ uuid: "thc-1", version: 1, name: "Oncology" }));
+    expect(result.current.formData.name).toBe("Oncology");
+    act(() => result.current.setValue("name", "Oncology II"));
+    act(() => result.current.setFetched({ uuid: "thc-1", version: 1, name: "Oncology" }));
+    expect([result.current.formData.name, result.current.unsaved]).toEqual(["Oncology II", true]);
+    act(() => result.current.setFetched({ uuid: "thc-1", version: 2, name: "Oncology (theirs)" }));
+    expect([result.current.formData.name, result.current.unsaved]).toEqual(["Oncology (theirs)", false]);
+  });
+
   it("setErrors does not mark the form as changed; editing a field clears its own error only", () => {
     const { result } = renderHook(() => useFormState<Category>(() => loaded));
     act(() => result.current.setErrors({ name: "Name is required", code: "Code is required" }));

@@ -14,6 +14,7 @@ export type FormAction<T> =
   | { type: "reset" }
   | { type: "setLoaded"; data: T }
   | { type: "setSaved"; data: T; sent: T }
+  | { type: "setFetched"; data: T }
   | { type: "setFormData"; data: T }
   | { type: "setValue"; path: string; value: unknown }
   | { type: "setErrors"; errors: FieldErrors }
@@ -115,6 +116,13 @@ export function withTypedMeanwhile<T>(saved: T, sent: T, current: T): T {
   return merged as T;
 }
 
+/** Whether `data` is the version of the record that the form holds as its original. */
+function holds(original: unknown, data: unknown): boolean {
+  if (!isPlainObject(original) || !isPlainObject(data)) return false;
+  const { uuid, version } = original;
+  return uuid != null && version != null && uuid === data.uuid && String(version) === String(data.version);
+}
+
 export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
   return (state: FormState<T>, action: FormAction<T>): FormState<T> => {
     const changed = (formData: T): FormState<T> => ({
@@ -128,6 +136,10 @@ export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
         return { ...state, formData: state.originalData, errors: {}, unsaved: false };
       case "setLoaded":
         return { originalData: action.data, formData: action.data, errors: {}, unsaved: false };
+      case "setFetched":
+        return holds(state.originalData, action.data)
+          ? state
+          : { originalData: action.data, formData: action.data, errors: {}, unsaved: false };
       case "setSaved": {
         const formData = withTypedMeanwhile(action.data, action.sent, state.formData);
         return { originalData: action.data, formData, errors: {}, unsaved: differs(action.data, formData) };
@@ -151,6 +163,11 @@ export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
 export type FormApi<T> = FormState<T> & {
   reset: () => void;
   setLoaded: (data: T) => void;
+  /**
+   * The record as read from the server: loaded, unless the form holds that version already (its own
+   * save's answer, read again), which would drop what was typed since.
+   */
+  setFetched: (data: T) => void;
   /** The record as saved from `sent`, keeping what was typed since (withTypedMeanwhile). */
   setSaved: (data: T, sent: T) => void;
   setFormData: (data: T) => void;
@@ -174,6 +191,7 @@ export function useFormState<T>(initial: () => T, options: { normalize?: (data: 
       reset: () => dispatch({ type: "reset" }),
       setLoaded: (data: T) => dispatch({ type: "setLoaded", data }),
       setSaved: (data: T, sent: T) => dispatch({ type: "setSaved", data, sent }),
+      setFetched: (data: T) => dispatch({ type: "setFetched", data }),
       setFormData: (data: T) => dispatch({ type: "setFormData", data }),
       setValue: (path: string, value: unknown) => dispatch({ type: "setValue", path, value }),
       setErrors: (errors: FieldErrors) => dispatch({ type: "setErrors", errors }),

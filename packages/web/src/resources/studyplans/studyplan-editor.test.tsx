@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { type Call, renderRoutes, saveWhenReady, stubApi } from "../../screens/test-utils";
+import { type Call, type Reply, renderRoutes, saveWhenReady, stubApi } from "../../screens/test-utils";
 import { Editor, List } from "./studyplan-screens";
 
 const studyUuid = "std-1";
@@ -44,8 +44,10 @@ const listRow = {
   mandatoryVisitCount: 3,
 };
 
-function server(refuse?: { message: string; field: string }) {
-  return stubApi((call: Call) => {
+/** The server's answers: the study, its plan and visits; saves refused with `refuse` when given. */
+const answers =
+  (refuse?: { message: string; field: string }) =>
+  (call: Call): Reply | undefined => {
     if (call.path === `/api/studies/${studyUuid}`)
       return { data: { uuid: studyUuid, workingName: plan.studyName } };
     if (call.path === "/api/studyplans" && call.method === "GET")
@@ -57,8 +59,9 @@ function server(refuse?: { message: string; field: string }) {
       return { data: { ...plan, ...(call.body as object), version: 3 } };
     if (call.path === `/api/studies/${studyUuid}/visits`)
       return { data: { items: visits, pagination: { page: 1, pageSize: 100, total: 3 } } };
-  });
-}
+  };
+
+const server = (refuse?: { message: string; field: string }) => stubApi(answers(refuse));
 
 const open = () =>
   renderRoutes(
@@ -89,6 +92,37 @@ describe("studyplan editor: calculation (issue 12)", () => {
     expect(calls.find((c) => c.method === "PUT")?.body).toMatchObject({
       calculationMode: "previous",
       version: 2,
+    });
+  });
+
+  it("keeps a choice made while the save is on its way, to be saved on the saved version", async () => {
+    const u = userEvent.setup();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let saved = plan;
+    const calls = stubApi(async (call: Call) => {
+      if (call.path !== `/api/studyplans/${planUuid}` || call.method !== "PUT") return answers()(call);
+      await released;
+      saved = { ...saved, ...(call.body as object), version: saved.version + 1 };
+      return { data: saved };
+    });
+    open();
+    const first = await screen.findByRole("radio", { name: "From the first visit" });
+    const previous = screen.getByRole("radio", { name: "From the previous visit" });
+    await waitFor(() => expect(first).toBeChecked());
+    await u.click(previous);
+    await saveWhenReady(u);
+    await u.click(first);
+    release();
+    expect(await screen.findByText("Studyplan saved successfully")).toBeInTheDocument();
+    expect(first).toBeChecked();
+    await saveWhenReady(u);
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(2));
+    expect(calls.filter((c) => c.method === "PUT")[1].body).toMatchObject({
+      calculationMode: "default",
+      version: 3,
     });
   });
 

@@ -123,10 +123,10 @@ export function StudyplanEditor({
     ...(emptyStudyplan(studyUuid) as PlanForm),
     uuid: newUuid("studyplans"),
   }));
-  const { setLoaded } = form;
+  const { setFetched } = form;
   useEffect(() => {
-    if (plan.data) setLoaded(editable(plan.data));
-  }, [plan.data, setLoaded]);
+    if (plan.data) setFetched(editable(plan.data));
+  }, [plan.data, setFetched]);
 
   const studyVisits = visits.data ?? [];
   const byId = useMemo(() => new Map(studyVisits.map((v) => [v.id, v])), [studyVisits]);
