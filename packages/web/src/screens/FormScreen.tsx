@@ -85,6 +85,22 @@ export type SaveState = { failedSaves: number };
 type SavedState = { saved?: Data };
 
 /**
+ * The uuid of the record a create route makes, made once so that a retried save cannot create it
+ * twice. `route` names the route's record: its uuid on an edit route, anything else (or nothing) on
+ * a create route. The uuid stays when the route moves on to that record's edit route once it is
+ * saved (its form, keyed by it, stays too); any other move makes a new one.
+ */
+export function useNewRecordUuid(resource: ResourceName, route: string | undefined): string {
+  const [uuid, setUuid] = useState(() => newUuid(resource));
+  const [shown, setShown] = useState(route);
+  if (shown !== route) {
+    setShown(route);
+    if (route !== uuid) setUuid(newUuid(resource));
+  }
+  return uuid;
+}
+
+/**
  * The generic form screen of spec §2.3: create and edit one record with the spec's form state,
  * client validation, server field errors, the version check (409), and the unsaved-changes guard.
  * It is keyed by the record's uuid, a new record's too (made here, so that a retried save cannot
@@ -93,13 +109,7 @@ type SavedState = { saved?: Data };
  */
 export function FormScreen<T extends Data>({ description }: { description: FormDescription<T> }) {
   const { itemId } = useParams();
-  const [newRecord, setNewRecord] = useState(() => newUuid(description.resource));
-  // Back on the create route from a record: a new record, a new uuid.
-  const [shown, setShown] = useState(itemId);
-  if (shown !== itemId) {
-    setShown(itemId);
-    if (itemId === undefined) setNewRecord(newUuid(description.resource));
-  }
+  const newRecord = useNewRecordUuid(description.resource, itemId);
   return (
     <RecordForm key={itemId ?? newRecord} description={description} itemId={itemId} newRecord={newRecord} />
   );

@@ -126,6 +126,58 @@ describe("studyplan editor: calculation (issue 12)", () => {
     });
   });
 
+  it("keeps a choice made while a new plan is created, in the same editor on the plan's edit route", async () => {
+    const u = userEvent.setup();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let created: Record<string, unknown> | null = null;
+    const calls = stubApi(async (call: Call) => {
+      if (call.path === "/api/studyplans" && call.method === "GET")
+        return { data: { items: [], pagination: { page: 1, pageSize: 100, total: 0 } } };
+      if (call.path === "/api/studyplans" && call.method === "POST") {
+        await released;
+        created = { ...(call.body as object), id: 7, version: 1, studyName: plan.studyName, studyUuid };
+        return { status: 201, data: created };
+      }
+      if (created && call.path === `/api/studyplans/${created.uuid}` && call.method === "GET")
+        return { data: created };
+      if (created && call.path === `/api/studyplans/${created.uuid}` && call.method === "PUT")
+        return { data: { ...created, ...(call.body as object), version: 2 } };
+      return answers()(call);
+    });
+    const { router } = renderRoutes(
+      [
+        { path: "/studies/:studyUuid/studyplans/create", element: <Editor /> },
+        { path: "/studyplans/:studyplanUuid/edit", element: <Editor /> },
+      ],
+      [`/studies/${studyUuid}/studyplans/create`],
+    );
+    const first = await screen.findByRole("radio", { name: "From the first visit" });
+    await waitFor(() => expect(first).toBeChecked());
+    await u.click(screen.getByRole("radio", { name: "From the previous visit" }));
+    await saveWhenReady(u);
+    await u.click(first);
+    release();
+    expect(await screen.findByText("Studyplan saved successfully")).toBeInTheDocument();
+    const post = calls.find((c) => c.method === "POST")?.body as { uuid?: string } | undefined;
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/studyplans/${post?.uuid}/edit`));
+    expect(screen.getByRole("radio", { name: "From the first visit" })).toBeChecked();
+    // The edit route reads the plan again (its copy is kept, being the version saved).
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === "GET" && c.path.endsWith(`${post?.uuid}`))).toBe(true),
+    );
+    expect(screen.getByRole("radio", { name: "From the first visit" })).toBeChecked();
+    await saveWhenReady(u);
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(1));
+    expect(calls.find((c) => c.method === "PUT")?.body).toMatchObject({
+      uuid: post?.uuid,
+      calculationMode: "default",
+      version: 1,
+    });
+  });
+
   it("gives no warning when the days grow along the plan", async () => {
     server();
     plan.schedule[1].daysFromStart = 21;

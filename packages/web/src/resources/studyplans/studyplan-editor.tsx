@@ -19,7 +19,6 @@ import {
   emptyStudyplan,
   type ListData,
   lookupPageSizes,
-  newUuid,
   rebuildSchedule,
   type ScheduleEntry,
   type Study,
@@ -75,9 +74,12 @@ const editable = (plan: PlanForm): PlanForm => ({
 export function StudyplanEditor({
   studyUuid,
   studyplanUuid,
+  newPlan,
 }: {
   studyUuid?: string;
   studyplanUuid?: string;
+  /** The uuid a new plan gets. */
+  newPlan: string;
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -121,7 +123,7 @@ export function StudyplanEditor({
   // A new plan starts with every visit available and the study's uuid set (spec §4).
   const form = useFormState<PlanForm>(() => ({
     ...(emptyStudyplan(studyUuid) as PlanForm),
-    uuid: newUuid("studyplans"),
+    uuid: newPlan,
   }));
   const { setFetched } = form;
   useEffect(() => {

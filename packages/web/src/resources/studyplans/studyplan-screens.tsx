@@ -6,6 +6,7 @@ import {
 } from "@trialdesk/domain";
 import { useParams } from "react-router";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
+import { useNewRecordUuid } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { Badge, type BadgeColor } from "../../ui/badge";
 import { type PlanRecord, StudyplanEditor } from "./studyplan-editor";
@@ -109,14 +110,20 @@ const detail: DetailDescription<PlanRecord> = {
 export const List = () => <ListScreen description={list} />;
 export const Detail = () => <DetailScreen description={detail} />;
 
-/** /studies/:studyUuid/studyplans/create and /studyplans/:studyplanUuid/edit; a new route starts afresh. */
+/**
+ * /studies/:studyUuid/studyplans/create and /studyplans/:studyplanUuid/edit, keyed by the plan's uuid
+ * (useNewRecordUuid): a plan just created keeps its editor on its edit route; any other route starts
+ * afresh.
+ */
 export function Editor() {
   const { studyUuid, studyplanUuid } = useParams();
+  const newPlan = useNewRecordUuid("studyplans", studyplanUuid ?? `new-${studyUuid}`);
   return (
     <StudyplanEditor
-      key={studyplanUuid ?? `new-${studyUuid}`}
+      key={studyplanUuid ?? newPlan}
       studyUuid={studyplanUuid ? undefined : studyUuid}
       studyplanUuid={studyplanUuid}
+      newPlan={newPlan}
     />
   );
 }
