@@ -10,6 +10,7 @@ import {
   type ApiHandler,
   defaultUser,
   fieldRefusal,
+  heldBack,
   renderRoutes,
   saveWhenReady,
   signedInAs,
@@ -52,15 +53,6 @@ function startCreating(path: string, newId: number) {
   }));
   const user = userEvent.setup();
   return { calls, user, ...renderRoutes(routes, [path]) };
-}
-
-/** An answer held back until `release` is called. */
-function heldBack() {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { released, release: () => release() };
 }
 
 const saveButton = () => screen.getByRole("button", { name: "Save" });

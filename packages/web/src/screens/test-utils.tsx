@@ -144,6 +144,15 @@ export function stubApi(handler: ApiHandler) {
   return calls;
 }
 
+/** An answer held back until `release` is called: `await released` in a handler holds its call. */
+export function heldBack() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { released, release: () => release() };
+}
+
 /** The server's refusal of a save with one field's message (HTTP 400, "Invalid field data"). */
 export function fieldRefusal(field: string, message: string): Reply {
   return { status: 400, errorMessage: "Invalid field data", fieldErrors: [{ field, message }] };

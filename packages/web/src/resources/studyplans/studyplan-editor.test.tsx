@@ -1,7 +1,14 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { type Call, type Reply, renderRoutes, saveWhenReady, stubApi } from "../../screens/test-utils";
+import {
+  type Call,
+  heldBack,
+  type Reply,
+  renderRoutes,
+  saveWhenReady,
+  stubApi,
+} from "../../screens/test-utils";
 import { Editor, List } from "./studyplan-screens";
 
 const studyUuid = "std-1";
@@ -97,14 +104,11 @@ describe("studyplan editor: calculation (issue 12)", () => {
 
   it("keeps a choice made while the save is on its way, to be saved on the saved version", async () => {
     const u = userEvent.setup();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const answer = heldBack();
     let saved = plan;
     const calls = stubApi(async (call: Call) => {
       if (call.path !== `/api/studyplans/${planUuid}` || call.method !== "PUT") return answers()(call);
-      await released;
+      await answer.released;
       saved = { ...saved, ...(call.body as object), version: saved.version + 1 };
       return { data: saved };
     });
@@ -115,7 +119,7 @@ describe("studyplan editor: calculation (issue 12)", () => {
     await u.click(previous);
     await saveWhenReady(u);
     await u.click(first);
-    release();
+    answer.release();
     expect(await screen.findByText("Studyplan saved successfully")).toBeInTheDocument();
     expect(first).toBeChecked();
     await saveWhenReady(u);
@@ -128,16 +132,13 @@ describe("studyplan editor: calculation (issue 12)", () => {
 
   it("keeps a choice made while a new plan is created, in the same editor on the plan's edit route", async () => {
     const u = userEvent.setup();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const answer = heldBack();
     let created: Record<string, unknown> | null = null;
     const calls = stubApi(async (call: Call) => {
       if (call.path === "/api/studyplans" && call.method === "GET")
         return { data: { items: [], pagination: { page: 1, pageSize: 100, total: 0 } } };
       if (call.path === "/api/studyplans" && call.method === "POST") {
-        await released;
+        await answer.released;
         created = { ...(call.body as object), id: 7, version: 1, studyName: plan.studyName, studyUuid };
         return { status: 201, data: created };
       }
@@ -159,7 +160,7 @@ describe("studyplan editor: calculation (issue 12)", () => {
     await u.click(screen.getByRole("radio", { name: "From the previous visit" }));
     await saveWhenReady(u);
     await u.click(first);
-    release();
+    answer.release();
     expect(await screen.findByText("Studyplan saved successfully")).toBeInTheDocument();
     const post = calls.find((c) => c.method === "POST")?.body as { uuid?: string } | undefined;
     await waitFor(() => expect(router.state.location.pathname).toBe(`/studyplans/${post?.uuid}/edit`));
