@@ -102,14 +102,17 @@ test("the open remove and unsaved-changes dialogs", async ({ page }) => {
  * Each popup in its open state, one test each: scanned in one test they took ~55 s of the 60 s a test
  * has on a slow 2-core machine, and apart they run side by side.
  */
+/** Opens the select labelled `label` and waits for its options. */
+const optionsOf = (label: string) => async (page: Page) => {
+  await page.getByLabel(label, { exact: true }).click();
+  await expect(page.getByRole("option").first()).toBeVisible();
+};
+
 const popups: { what: string; path: string; open: (page: Page) => Promise<void> }[] = [
   {
     what: "an open searchable select",
     path: "/therapy-areas/create",
-    open: async (page) => {
-      await page.getByLabel("Therapy Category", { exact: true }).click();
-      await expect(page.getByRole("option").first()).toBeVisible();
-    },
+    open: optionsOf("Therapy Category"),
   },
   {
     what: "the open date picker",
@@ -122,10 +125,7 @@ const popups: { what: string; path: string; open: (page: Page) => Promise<void> 
   {
     what: "an open multi-select",
     path: "/users/create",
-    open: async (page) => {
-      await page.getByLabel("Sites", { exact: true }).click();
-      await expect(page.getByRole("option").first()).toBeVisible();
-    },
+    open: optionsOf("Sites"),
   },
   {
     what: "the open country select",

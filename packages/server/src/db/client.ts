@@ -294,6 +294,12 @@ export async function queryRows<T = Record<string, unknown>>(db: Db | Tx, query:
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/** Whether a condition (an SQL boolean) holds, asked on its own. */
+export async function holds(db: Db | Tx, condition: SQL<boolean>): Promise<boolean> {
+  const [row] = await queryRows<{ holds: boolean }>(db, sql`select ${condition} as holds`);
+  return row.holds;
+}
+
 /**
  * Runs writes whose answers nobody reads as one statement: each a data-modifying WITH part, then
  * `last` (or nothing more). One round trip instead of one each (issue 14: each costs a visit save

@@ -9,7 +9,7 @@ import {
 import { and, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
-import { queryRows, type Tx } from "../../db/client";
+import { holds, type Tx } from "../../db/client";
 import { conflict, validationError } from "../../http/errors";
 import { flagFilter, idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
@@ -55,13 +55,8 @@ const visitsRecorded = (patientId: SQLWrapper, studyId: SQLWrapper) =>
   sql<boolean>`exists(select 1 from ${patientVisits}
     where ${patientVisits.patientId} = ${patientId} and ${patientVisits.studyId} = ${studyId})`;
 
-async function hasVisits(tx: Tx, assignment: Row): Promise<boolean> {
-  const [row] = await queryRows<{ recorded: boolean }>(
-    tx,
-    sql`select ${visitsRecorded(sql`${assignment.patientId as number}`, sql`${assignment.studyId as number}`)} as recorded`,
-  );
-  return row.recorded;
-}
+const hasVisits = (tx: Tx, assignment: Row) =>
+  holds(tx, visitsRecorded(sql`${assignment.patientId as number}`, sql`${assignment.studyId as number}`));
 
 /**
  * Study-patients (spec §2.5, §3, §4, §5): a patient's assignment to a study, active or closed with a

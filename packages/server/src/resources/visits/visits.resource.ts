@@ -1,6 +1,6 @@
 import { randomisationVisitType, type VisitInput, visitInUseMessage, visitTypes } from "@trialdesk/domain";
 import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { queryRows, type Tx } from "../../db/client";
+import { holds, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
@@ -21,10 +21,7 @@ const inUse = (id: SQLWrapper) =>
     or exists(select 1 from ${studyplanScheduleEntries}
       where ${studyplanScheduleEntries.fromVisitId} = ${id} or ${studyplanScheduleEntries.toVisitId} = ${id}))`;
 
-async function visitInUse(tx: Tx, id: number): Promise<boolean> {
-  const [row] = await queryRows<{ used: boolean }>(tx, sql`select ${inUse(sql`${id}`)} as used`);
-  return row.used;
-}
+const visitInUse = (tx: Tx, id: number) => holds(tx, inUse(sql`${id}`));
 
 /** The visit type's label (e.g. "Randomisation") from the domain's list, so both sides name types alike. */
 const visitTypeLabel: SQL<string> = sql`case ${visits.visitTypeId} ${sql.join(
