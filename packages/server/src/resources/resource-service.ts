@@ -41,7 +41,14 @@ import {
   type Selection,
   type WriteContext,
 } from "./resource-definition";
-import { containsWord, type KeysetKey, keysetAfter, parseQuery, zodFieldErrors } from "./resource-query";
+import {
+  containsWord,
+  intArray,
+  type KeysetKey,
+  keysetAfter,
+  parseQuery,
+  zodFieldErrors,
+} from "./resource-query";
 import { anyAdministrator, anyStaffMember, siteIdsOf } from "./site-scope";
 
 const bookkeepingColumns = new Set(["createdAt", "updatedAt"]);
@@ -223,6 +230,24 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     return read;
   }
 
+  /**
+   * A searched list page's rows by their ids (`ids`: one int[] value), in the list's order: built once
+   * per format and order and prepared, as the reads by key are.
+   */
+  const readsByIds = new Map<string, ReturnType<PgSelect["prepare"]>>();
+  function rowsByIds(format: string, order: string, descending: boolean, orderBy: SQL[]) {
+    const name = `${def.name}_${format}_${order}_${descending ? "desc" : "asc"}_page`;
+    let read = readsByIds.get(name);
+    if (!read) {
+      read = select(db, format)
+        .where(sql`${table.id} = any(${sql.placeholder("ids")}::int[])`)
+        .orderBy(...orderBy)
+        .prepare(name);
+      readsByIds.set(name, read);
+    }
+    return read;
+  }
+
   const mapDbError = (error: unknown): never => {
     throw databaseError(error, { label, unique: def.unique }) ?? error;
   };
@@ -293,7 +318,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const pageSize = q.pagesize ?? defaultPageSize;
       const format = q.format ?? def.listFormat ?? "view";
       const where = listWhere(q, user);
-      const { keys, orderBy } = listOrder(q);
+      const { keys, descending, orderBy } = listOrder(q);
       const offset = (q.page - 1) * pageSize;
       const shape = formats[format];
       const keepsRows = !shape.joins || shape.joinsKeepRows === true;
@@ -310,35 +335,48 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         .where(where)
         .limit(countBound + 1)
         .as("bounded");
-      // The count rides along with the page's rows, computed once (one round trip, not two: issue 14);
-      // only a page past the end, which has no row to carry it, asks for it on its own.
+      // The count rides along with the page (its ids, or its rows), computed once (issue 14); only a
+      // page past the end, which has no row to carry it, asks for it on its own.
       const boundedCount = sql<number>`(select count(*)::int from ${bounded})`;
       const withTotal = { ...shape.fields, [totalField]: boundedCount };
 
+      // Named statements (planned once per connection) unless searched: a plan hardly depends on which
+      // site or study a list is of, but a search's depends on its words; a generic plan took the search
+      // "a" from 14 to 232 ms (decision 148).
+      const searched = Boolean(q.searchTerm?.trim());
+      const run = <T>(work: () => Promise<T>) => (searched ? work() : prepared(work, "list"));
+      type Counted = { [totalField]: number };
       // One row past the page tells whether more follow. Deep pages skip over ids read from an index
       // alone, and only the page's own rows are joined and have their derived values computed.
-      let reading: Promise<(Row & { [totalField]: number })[]>;
-      if (keepsRows) {
-        const pageIds = base({ id: table.id }, readsOtherTables([where, keys], table))
+      const pageIds = (fields: Selection) =>
+        base(fields, readsOtherTables([where, keys], table))
           .where(where)
           .orderBy(...orderBy)
           .limit(pageSize + 1)
           .offset(offset);
-        reading = select(db, format, withTotal)
-          .where(sql`${table.id} = any(array(${pageIds}))`)
-          .orderBy(...orderBy) as never;
+      let read: (Row & Counted)[];
+      if (keepsRows && searched) {
+        // A search's ids and count are planned for its words, alone; the rows of those ids are then
+        // read by a statement built and planned once per format and order (decision 166).
+        const page = (await pageIds({ id: table.id, [totalField]: boundedCount })) as ({
+          id: number;
+        } & Counted)[];
+        const found =
+          page.length === 0
+            ? []
+            : ((await rowsByIds(format, q.order ?? defaultSort, descending, orderBy).execute({
+                ids: intArray(page.map((row) => row.id)),
+              })) as Row[]);
+        read = found.map((row) => ({ ...row, [totalField]: page[0][totalField] }));
       } else {
-        reading = select(db, format, withTotal)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(pageSize + 1)
-          .offset(offset) as never;
+        const rowsOf = keepsRows
+          ? select(db, format, withTotal).where(sql`${table.id} = any(array(${pageIds({ id: table.id })}))`)
+          : select(db, format, withTotal)
+              .where(where)
+              .limit(pageSize + 1)
+              .offset(offset);
+        read = await run(async () => (await rowsOf.orderBy(...orderBy)) as never);
       }
-      // Named statements (planned once per connection) unless searched: a plan hardly depends on which
-      // site or study a list is of, but a search's depends on its words; a generic plan took the search
-      // "a" from 14 to 232 ms (decision 148).
-      const run = <T>(work: () => Promise<T>) => (q.searchTerm?.trim() ? work() : prepared(work, "list"));
-      const read = await run(async () => await reading);
       const rows = read.slice(0, pageSize).map(({ [totalField]: _, ...row }) => row as Row);
       const countAlone = () => queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`);
       const counted = Number(read.length > 0 ? read[0][totalField] : (await run(countAlone))[0].total);
