@@ -21,6 +21,7 @@ import {
   readFixtures,
   signInEmails,
   signInPassword,
+  signInProxy,
   warmClients,
 } from "./cases";
 import { analyze, type BenchSize, buildBenchData } from "./data";
@@ -164,6 +165,7 @@ function startServer(url: string | null, dataDir: string): ChildProcess {
       DATABASE_URL: url ?? "",
       SEED: "never",
       LOG_LEVEL: "warn",
+      TRUST_PROXY: signInProxy,
       ...(webDist ? { WEB_DIST: webDist } : {}),
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -259,7 +261,7 @@ async function runSize(size: BenchSize) {
     const list = cases(fixtures, placeholder.auth, placeholder.write).filter(chosen);
     log(`Hand-written SQL (${seconds} s each, 1 and 32 clients):`);
     for (const c of list) {
-      await measureRaw(() => c.raw(raw), c.warmClients ?? warmClients, 1);
+      await measureRaw(() => c.raw(raw), warmClients, 1);
       const rawOne = await measureRaw(() => c.raw(raw), 1, seconds);
       const rawMany = await measureRaw(() => c.raw(raw), 32, seconds);
       results.push({ call: c.name, rawOne, rawMany } as Result);
@@ -414,7 +416,7 @@ async function runSize(size: BenchSize) {
       for (const c of httpCases) {
         const result = results.find((r) => r.call === c.name) as Result;
         if (c.http.method === "GET") result.bytes = await wireBytes(base, c.http.path, c.http.headers ?? {});
-        await measureHttp(base, c.http, c.warmClients ?? warmClients, 1);
+        await measureHttp(base, c.http, warmClients, 1);
         await idle();
         result.one = await measureHttp(base, c.http, 1, seconds);
         await idle();
@@ -458,10 +460,11 @@ for (const run of runs) {
   );
   console.table(
     run.results.map((r) => {
-      // The targets: 25 ms p95 for every list, search, detail and save; 150 ms for the visit summary.
-      const target = r.call.startsWith("visit summary") ? 150 : 25;
-      if (r.one && (r.one.p95 >= target || r.one.errors > 0 || r.many.errors > 0) && r.call !== "sign-in")
-        failed = true;
+      // The targets: 25 ms p95 for every list, search, detail and save (a sign-in is none: its password
+      // check alone takes ~20 ms); 150 ms for the visit summary; no errors anywhere.
+      const target =
+        r.call === "sign-in" ? Number.POSITIVE_INFINITY : r.call.startsWith("visit summary") ? 150 : 25;
+      if (r.one && (r.one.p95 >= target || r.one.errors > 0 || r.many.errors > 0)) failed = true;
       return {
         call: r.call,
         "1 client p50": fmt(r.one?.p50),

@@ -26,8 +26,9 @@ export type HttpCall = {
   method: "GET" | "POST";
   path: string;
   headers?: Record<string, string>;
-  /** A fresh body per request (creates must not collide). */
+  /** A fresh body per request (creates must not collide), with headers of its own if it has them. */
   body?: () => unknown;
+  headersOf?: (body: unknown) => Record<string, string>;
 };
 
 /** Answers each client gives at least, for a rate to count: fewer, and the span's edges decide it. */
@@ -74,7 +75,16 @@ async function autocannonRun(
         path: call.path,
         headers,
         ...(call.body
-          ? { setupRequest: (request: object) => ({ ...request, body: JSON.stringify(call.body?.()) }) }
+          ? {
+              setupRequest: (request: { headers: Record<string, string> }) => {
+                const body = call.body?.();
+                return {
+                  ...request,
+                  headers: { ...request.headers, ...call.headersOf?.(body) },
+                  body: JSON.stringify(body),
+                };
+              },
+            }
           : {}),
       },
     ],
