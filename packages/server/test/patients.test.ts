@@ -1,6 +1,9 @@
 import type { AuditEvent, ListData, Patient, PatientListRow, PatientLookupRow } from "@trialdesk/domain";
 import { newUuid } from "@trialdesk/domain";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addresses } from "../src/resources/patients/patients.table";
+import { sites } from "../src/resources/sites/sites.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import { demoPatientCount } from "../src/seed/demo-patients";
 import { createPatient, createSite, createStudy, patientInput } from "../src/seed/factories";
@@ -133,6 +136,26 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     expect(changed.body.data.barcode).toBe(`${site.barcodePrefix}000001`);
     // The seed writes through the same counter.
     expect((await createPatient(t.database.db, site.id)).barcode).toBe(`${site.barcodePrefix}000003`);
+    // Past 999,999 the number grows a digit, never cut to six.
+    await t.database.db.update(sites).set({ lastBarcodeNumber: 999_999 }).where(eq(sites.id, site.id));
+    expect((await create(patientInput(site.id), admin)).body.data.barcode).toBe(
+      `${site.barcodePrefix}1000000`,
+    );
+    expect((await create(patientInput(site.id), admin)).body.data.barcode).toBe(
+      `${site.barcodePrefix}1000001`,
+    );
+  });
+
+  it("refuses a site that does not exist, for the administrator too, and leaves no address row behind", async () => {
+    const countAddresses = async () =>
+      (await t.database.db.select({ id: addresses.id }).from(addresses)).length;
+    const before = await countAddresses();
+    const res = await create(patientInput(999_999), admin);
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual([
+      { field: "recorderSiteId", message: "You are not assigned to this site" },
+    ]);
+    expect(await countAddresses()).toBe(before);
   });
 
   it("gives unique barcodes to 20 patients created at once on one site", async () => {
