@@ -33,21 +33,25 @@ export type HttpCall = {
 
 /** Answers each client gives at least, for a rate to count: fewer, and the span's edges decide it. */
 const roundsPerClient = 3;
+/**
+ * Answers a figure takes at least, so that its p95 is not its slowest answer: a call of ~100 ms (the
+ * visit summary) answers ~19 times in 2 s, and the 95th percentile of 19 is the maximum.
+ */
+const minSamples = 40;
 
 /**
  * One HTTP call against the server with autocannon: `connections` clients for `seconds`. A call too
- * slow for each client to answer three times in that span (the visit summary under 32 clients) is
- * measured by count instead, three answers a client, over the time they took: a timed span drops the
- * answers still on their way at its end, which for a call of seconds is most of them.
+ * slow for each client to answer three times in that span (the visit summary under 32 clients), or for
+ * `minSamples` answers in all (the summary with one client), is measured by count instead, over the
+ * time the answers took: a timed span drops the answers still on their way at its end, which for a
+ * call of seconds is most of them.
  */
 export async function measureHttp(base: string, call: HttpCall, connections: number, seconds: number) {
+  const enough = Math.max(connections * roundsPerClient, minSamples);
   const timed = await autocannonRun(base, call, connections, { duration: seconds });
-  if (timed.requests >= connections * roundsPerClient) return timed;
+  if (timed.requests >= enough) return timed;
   const started = performance.now();
-  const counted = await autocannonRun(base, call, connections, {
-    amount: connections * roundsPerClient,
-    timeout: 120,
-  });
+  const counted = await autocannonRun(base, call, connections, { amount: enough, timeout: 120 });
   return { ...counted, perSecond: counted.requests / ((performance.now() - started) / 1000) };
 }
 
@@ -98,9 +102,9 @@ async function autocannonRun(
 }
 
 /**
- * The hand-written SQL of a call through a plain pool: `clients` loops for `seconds` (the floor), each
- * finishing the call it started; the rate is over the time until the last one finished, as the HTTP
- * side's by count is.
+ * The hand-written SQL of a call through a plain pool: `clients` loops for `seconds` (the floor), and
+ * on until `minSamples` calls are done, each finishing the call it started; the rate is over the time
+ * until the last one finished, as the HTTP side's by count is.
  */
 export async function measureRaw(run: () => Promise<unknown>, clients: number, seconds: number) {
   const times: number[] = [];
@@ -109,7 +113,7 @@ export async function measureRaw(run: () => Promise<unknown>, clients: number, s
   const deadline = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline || times.length < minSamples) {
         const callStarted = performance.now();
         try {
           await run();
