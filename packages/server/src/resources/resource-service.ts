@@ -345,7 +345,6 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       // "a" from 14 to 232 ms (decision 148).
       const searched = Boolean(q.searchTerm?.trim());
       const run = <T>(work: () => Promise<T>) => (searched ? work() : prepared(work, "list"));
-      type Counted = { [totalField]: number };
       // One row past the page tells whether more follow. Deep pages skip over ids read from an index
       // alone, and only the page's own rows are joined and have their derived values computed.
       const pageIds = (fields: Selection) =>
@@ -354,20 +353,23 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           .orderBy(...orderBy)
           .limit(pageSize + 1)
           .offset(offset);
-      let read: (Row & Counted)[];
+      type Counted = { [totalField]?: number };
+      /** The page's rows (one more if more follow), and the count that rode along with them. */
+      let read: Row[];
+      let carried: number | undefined;
       if (keepsRows && searched) {
         // A search's ids and count are planned for its words, alone; the rows of those ids are then
         // read by a statement built and planned once per format and order (decision 166).
         const page = (await pageIds({ id: table.id, [totalField]: boundedCount })) as ({
           id: number;
         } & Counted)[];
-        const found =
+        carried = page[0]?.[totalField];
+        read =
           page.length === 0
             ? []
             : ((await rowsByIds(format, q.order ?? defaultSort, descending, orderBy).execute({
                 ids: intArray(page.map((row) => row.id)),
               })) as Row[]);
-        read = found.map((row) => ({ ...row, [totalField]: page[0][totalField] }));
       } else {
         const rowsOf = keepsRows
           ? select(db, format, withTotal).where(sql`${table.id} = any(array(${pageIds({ id: table.id })}))`)
@@ -375,11 +377,13 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
               .where(where)
               .limit(pageSize + 1)
               .offset(offset);
-        read = await run(async () => (await rowsOf.orderBy(...orderBy)) as never);
+        const withCount = await run(async () => (await rowsOf.orderBy(...orderBy)) as (Row & Counted)[]);
+        carried = withCount[0]?.[totalField];
+        read = withCount.map(({ [totalField]: _, ...row }) => row as Row);
       }
-      const rows = read.slice(0, pageSize).map(({ [totalField]: _, ...row }) => row as Row);
+      const rows = read.slice(0, pageSize);
       const countAlone = () => queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`);
-      const counted = Number(read.length > 0 ? read[0][totalField] : (await run(countAlone))[0].total);
+      const counted = Number(carried ?? (await run(countAlone))[0].total);
       const total =
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const expand = def.expand;

@@ -125,6 +125,12 @@ function holds(original: unknown, data: unknown): boolean {
 
 export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
   return (state: FormState<T>, action: FormAction<T>): FormState<T> => {
+    const loaded = (data: T): FormState<T> => ({
+      originalData: data,
+      formData: data,
+      errors: {},
+      unsaved: false,
+    });
     const changed = (formData: T): FormState<T> => ({
       ...state,
       formData,
@@ -135,11 +141,9 @@ export function formReducer<T>(normalize: (data: T) => T = (d) => d) {
       case "reset":
         return { ...state, formData: state.originalData, errors: {}, unsaved: false };
       case "setLoaded":
-        return { originalData: action.data, formData: action.data, errors: {}, unsaved: false };
+        return loaded(action.data);
       case "setFetched":
-        return holds(state.originalData, action.data)
-          ? state
-          : { originalData: action.data, formData: action.data, errors: {}, unsaved: false };
+        return holds(state.originalData, action.data) ? state : loaded(action.data);
       case "setSaved": {
         const formData = withTypedMeanwhile(action.data, action.sent, state.formData);
         return { originalData: action.data, formData, errors: {}, unsaved: differs(action.data, formData) };
