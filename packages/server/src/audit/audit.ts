@@ -1,6 +1,6 @@
 import type { AuditChange, AuditEvent } from "@trialdesk/domain";
-import { and, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
-import { type Db, type Tx, writeTogether } from "../db/client";
+import { and, desc, eq, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { type Db, type Tx, type Write, writeTogether } from "../db/client";
 import { patientVisits } from "../resources/patient-visits/patient-visits.table";
 import { patients } from "../resources/patients/patients.table";
 import { studyPatients } from "../resources/study-patients/study-patients.table";
@@ -14,11 +14,11 @@ export type ChangeContext = {
   reason: string | null;
 };
 
-const patientSite = (patientId: number) =>
+const patientSite = (patientId: SQLWrapper) =>
   sql`(select ${patients.recorderSiteId} from ${patients} where ${patients.id} = ${patientId})`;
 
 /** Patient data and how its patient's site is found: from the record, else from the changed values. */
-const siteOfPatientData: Record<string, { current: (uuid: string) => SQL; field: string }> = {
+const siteOfPatientData: Record<string, { current: (uuid: SQLWrapper) => SQL; field: string }> = {
   patients: {
     current: (uuid) =>
       sql`(select ${patients.recorderSiteId} from ${patients} where ${patients.uuid} = ${uuid})`,
@@ -36,47 +36,73 @@ const siteOfPatientData: Record<string, { current: (uuid: string) => SQL; field:
   },
 };
 
+type Event = { resource: string; uuid: string; action: AuditEvent["action"]; changes: AuditChange[] };
+
 /**
- * The site of a patient-data record for its audit row: its patient's site now; for a deleted
- * record the site (or patient) its last values name; else the site its earlier history kept.
+ * Where the audit row of a patient-data record finds its site: its patient's site now; for a deleted
+ * record the site (or patient) its last values name; else the site its earlier history kept. `from`
+ * names the shape of that expression (`siteSql`), `named` the site or patient the changes name.
  */
-function auditSite(event: { resource: string; uuid: string; changes: AuditChange[] }): SQL | null {
+function siteSource(event: Event) {
   const rule = siteOfPatientData[event.resource];
-  if (!rule) return null;
-  const change = event.changes.find((c) => c.field === rule.field);
+  const change = rule ? event.changes.find((c) => c.field === rule.field) : undefined;
   const named = change ? (change.new ?? change.old) : null;
+  if (!rule) return { rule, from: "no site", named: null } as const;
+  if (typeof named !== "number") return { rule, from: "record", named: null } as const;
+  return { rule, from: rule.field === "patientId" ? "patient" : "site", named } as const;
+}
+
+/** The site expression of `siteSource`, of the placeholders `resource`, `uuid` and `named`. */
+function siteSql({ rule, from }: ReturnType<typeof siteSource>, value: (name: string) => SQL) {
+  if (!rule) return null;
   const fromChanges =
-    typeof named !== "number" ? sql`null` : rule.field === "patientId" ? patientSite(named) : sql`${named}`;
+    from === "patient" ? patientSite(value("named")) : from === "site" ? value("named") : sql`null`;
   const earlier = sql`(select ${auditEvents.siteId} from ${auditEvents} where ${and(
-    eq(auditEvents.resource, event.resource),
-    eq(auditEvents.uuid, event.uuid),
+    eq(auditEvents.resource, value("resource")),
+    eq(auditEvents.uuid, value("uuid")),
     isNotNull(auditEvents.siteId),
   )} order by ${auditEvents.id} desc limit 1)`;
-  return sql`coalesce(${rule.current(event.uuid)}, ${fromChanges}::integer, ${earlier})`;
+  return sql`coalesce(${rule.current(value("uuid"))}, ${fromChanges}::integer, ${earlier})`;
 }
 
 /**
  * Records one create, update or delete; called inside the write's transaction (DESIGN §3), in one
  * statement with the write's `along` (see writeTogether).
  */
-export async function recordAudit(
-  tx: Tx | Db,
-  ctx: ChangeContext,
-  event: { resource: string; uuid: string; action: AuditEvent["action"]; changes: AuditChange[] },
-  along: SQL[] = [],
-) {
-  const row = tx.insert(auditEvents).values({
-    userId: ctx.userId,
-    userName: ctx.userName,
-    requestId: ctx.requestId,
-    resource: event.resource,
-    uuid: event.uuid,
-    action: event.action,
-    changes: event.changes,
-    reason: ctx.reason,
-    siteId: auditSite(event),
+export async function recordAudit(tx: Tx | Db, ctx: ChangeContext, event: Event, along: Write[] = []) {
+  const site = siteSource(event);
+  await writeTogether(tx, along, {
+    key: `audit ${event.resource}, site from ${site.from}`,
+    build: (placeholder) => {
+      // Plain placeholders: the values below are sent as they are (the changes as JSON text).
+      const value = (name: string) => sql`${placeholder(name)}`;
+      return tx
+        .insert(auditEvents)
+        .values({
+          userId: value("userId"),
+          userName: value("userName"),
+          requestId: value("requestId"),
+          resource: value("resource"),
+          uuid: value("uuid"),
+          action: value("action"),
+          changes: value("changes"),
+          reason: value("reason"),
+          siteId: siteSql(site, value),
+        })
+        .getSQL();
+    },
+    values: {
+      userId: ctx.userId,
+      userName: ctx.userName,
+      requestId: ctx.requestId,
+      resource: event.resource,
+      uuid: event.uuid,
+      action: event.action,
+      changes: JSON.stringify(event.changes),
+      reason: ctx.reason,
+      named: site.named,
+    },
   });
-  await writeTogether(tx, along, row.getSQL());
 }
 
 type Flat = Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { ChangeContext } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
-import type { Db, Tx } from "../db/client";
+import type { Db, Tx, Write } from "../db/client";
 import type { UniqueOverride } from "../http/database-errors";
 import type { SearchColumn } from "./resource-query";
 
@@ -143,7 +143,7 @@ export type ResourceDescription<Input extends Row = Row> = {
    * may answer writes it leaves to the machinery (`writeTogether`): nothing after them reads what
    * they write, so they go to the database in the audit row's statement.
    */
-  afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<SQL[] | undefined>;
+  afterChange?: (tx: Tx, before: Row | null, after: Row | null) => Promise<Write[] | undefined>;
   /**
    * How a list column reads in a CSV export when it is not its field as it stands (a code's label, a
    * name of parts), by the web list's column key, from the domain's label functions. Other columns

@@ -19,6 +19,7 @@ import {
   getTableName,
   is,
   or,
+  type Placeholder,
   SQL,
   type SQLWrapper,
   sql,
@@ -27,7 +28,16 @@ import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
-import { type Db, prepared, queryRows, type Tx, writeTogether } from "../db/client";
+import {
+  builtOnce,
+  type Db,
+  namedByText,
+  prepared,
+  queryRows,
+  type Runnable,
+  type Tx,
+  writeTogether,
+} from "../db/client";
 import { cellText, parseCsvColumns } from "../http/csv";
 import { databaseError } from "../http/database-errors";
 import { conflict, notFound, validationError } from "../http/errors";
@@ -140,27 +150,99 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     return firstExpanded(tx, (await select(tx, format).where(and(where, scope)).limit(1)) as Row[], format);
   }
 
+  /** The statements of saves, each built once per resource and set of written fields. */
+  const saveStatements = builtOnce();
+
   /**
-   * The record an insert or update (`write`, returning every column) leaves, read in the view format.
+   * A row's values as placeholders, under a key naming the fields written, for a statement built once;
+   * null when a value is SQL (computed in the statement), which is then built on every call. The values
+   * go as Drizzle sends them: each column's driver value, null as null.
+   */
+  function asPlaceholders(row: Row) {
+    const keys = Object.keys(row).filter((key) => key in columns && row[key] !== undefined);
+    if (keys.some((key) => is(row[key], SQL))) return null;
+    return {
+      key: keys.join(","),
+      placeholders: Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(key)}`])),
+      values: Object.fromEntries(
+        keys.map((key) => [key, row[key] === null ? null : columns[key].mapToDriverValue(row[key])]),
+      ),
+    };
+  }
+
+  /** The view of one record by id, for the machinery's own reads inside a save. */
+  async function readById(tx: Tx, id: number): Promise<Row | null> {
+    const read = saveStatements(tx, "read", () =>
+      select(tx, "view")
+        .where(eq(table.id, sql.placeholder("id")))
+        .limit(1)
+        .prepare(namedByText),
+    );
+    return firstExpanded(tx, (await read.execute({ id })) as Row[], "view");
+  }
+
+  /**
+   * The insert (`id` null) or update of `row`, returning every column; `id` may be a placeholder.
+   */
+  function writeOf(tx: Tx, row: Row, id: number | Placeholder | null) {
+    if (id === null)
+      return tx
+        .insert(table)
+        .values(row as never)
+        .returning();
+    return tx
+      .update(table)
+      .set({ ...row, version: sql`${table.version} + 1`, updatedAt: sql`now()` } as never)
+      .where(eq(table.id, id))
+      .returning();
+  }
+
+  /**
+   * Writes a record (an insert, or the update of record `id`) and answers it as the view format reads it.
    * Without children to write, in the write's own statement: the write is a WITH part named as the
    * table, so the view's columns and joins read the written row (a statement does not see its own
    * writes in the table). That is one round trip less for every save (issue 14); it holds while no
    * view field reads other rows of its own table. Children are written between the two otherwise.
    */
-  async function written(tx: Tx, write: SQLWrapper & PromiseLike<unknown>, input: Input, ctx: WriteContext) {
+  async function written(tx: Tx, row: Row, id: number | null, input: Input, ctx: WriteContext) {
     if (!def.writeChildren) {
-      const row = tx.$with(getTableName(table), {}).as(write.getSQL());
-      const shape = formats.view;
-      const query = tx
-        .with(row)
-        .select(shape.fields as never)
-        .from(table)
-        .$dynamic() as unknown as PgSelect;
-      return firstExpanded(tx, (await (shape.joins ? shape.joins(query) : query)) as Row[], "view");
+      const rows = await runWrite(tx, row, id, "and read", (write) => {
+        const written = tx.$with(getTableName(table), {}).as(write.getSQL());
+        const shape = formats.view;
+        const query = tx
+          .with(written)
+          .select(shape.fields as never)
+          .from(table)
+          .$dynamic() as unknown as PgSelect;
+        return shape.joins ? shape.joins(query) : query;
+      });
+      return firstExpanded(tx, rows as Row[], "view");
     }
-    const [{ id }] = await (write as PromiseLike<{ id: number }[]>);
-    await def.writeChildren(id, input, ctx);
-    return readOne(tx, eq(table.id, id));
+    const [written] = (await runWrite(tx, row, id, "", (write) => write)) as { id: number }[];
+    await def.writeChildren(written.id, input, ctx);
+    return readById(tx, written.id);
+  }
+
+  /**
+   * Runs the write of `row` (see writeOf) as `statement` makes it a query: built once for the fields
+   * written when their values are plain (asPlaceholders), else built for this call.
+   */
+  async function runWrite(
+    tx: Tx,
+    row: Row,
+    id: number | null,
+    what: string,
+    statement: (
+      write: ReturnType<typeof writeOf>,
+    ) => PromiseLike<unknown> & { prepare(name: string): Runnable },
+  ) {
+    const as = asPlaceholders(row);
+    if (!as) return statement(writeOf(tx, row, id));
+    const key = `${id === null ? "insert" : "update"} ${what} ${as.key}`;
+    const placeholderId = id === null ? null : sql.placeholder("$id");
+    return saveStatements(tx, key, () =>
+      statement(writeOf(tx, as.placeholders, placeholderId)).prepare(namedByText),
+    ).execute({ ...as.values, $id: id });
   }
 
   /** The first of a read's rows with its children (`expand`), or null for none. */
@@ -461,8 +543,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         db.transaction(async (tx) => {
           const ctx: WriteContext = { tx, user, change, existing: null };
           const values = await toRow(input, ctx);
-          const insert = tx.insert(table).values({ ...values, uuid } as never);
-          const record = (await written(tx, insert.returning(), input, ctx)) as Row;
+          const record = (await written(tx, { ...values, uuid }, null, input, ctx)) as Row;
           const later = await def.afterChange?.(tx, null, record);
           const changes = [...diff(null, record), ...secretChanges(input)];
           await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later);
@@ -490,14 +571,10 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
               `This ${label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
             );
           }
-          const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          const before = (await readById(tx, locked.id)) as Row;
           const ctx: WriteContext = { tx, user, change, existing: before };
           const values = await toRow(input, ctx);
-          const update = tx
-            .update(table)
-            .set({ ...values, version: sql`${table.version} + 1`, updatedAt: sql`now()` } as never)
-            .where(eq(table.id, locked.id));
-          const after = (await written(tx, update.returning(), input, ctx)) as Row;
+          const after = (await written(tx, values, locked.id, input, ctx)) as Row;
           const later = await def.afterChange?.(tx, before, after);
           const changes = [...diff(before, after), ...secretChanges(input)];
           if (changes.length > 0)
@@ -513,7 +590,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         db.transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
           if (!locked) throw notFound(`${label} not found`);
-          const before = (await readOne(tx, eq(table.id, locked.id))) as Row;
+          const before = (await readById(tx, locked.id)) as Row;
           await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
           await tx.delete(table).where(eq(table.id, locked.id));
           const later = await def.afterChange?.(tx, before, null);

@@ -9,16 +9,17 @@ import {
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
-import type { Tx } from "../../db/client";
+import { builtOnce, namedByText, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { byName, defineResource, foldedText } from "../resource";
+import { anyAdministrator, anyStaffMember, siteIdsOf } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
-import { keepVisitSchedules, lockedAssignmentsOf } from "../worklist/visit-schedule";
+import { keepLockedAssignments, keepVisitSchedules, lockedAssignmentsJson } from "../worklist/visit-schedule";
 import { patientVisits } from "./patient-visits.table";
 
 export const patientVisitMessages = {
@@ -83,34 +84,44 @@ function validate(input: PatientVisitInput): FieldErrors {
  * left a visit of a patient not assigned to the study. The window rebuild of the save uses the rows
  * read here (decision 154).
  */
+const referenceChecks = builtOnce();
 async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUser | null) {
   const patientId = input.patientId as number;
   const studyId = input.studyId as number;
   const visitId = input.visitId as number;
-  // Asked in one round trip (issue 14: every save pays each one).
-  const patient = tx
-    .select({ one: sql`1` })
-    .from(patients)
-    .where(and(eq(patients.id, patientId), patientScope(user)));
-  // Every one of them read (and so locked), and kept for the window rebuild of this save.
-  const assignments = lockedAssignmentsOf(patientId, studyId);
-  // FOR KEY SHARE, as the insert's foreign key takes it anyway: a visit moving to another study at the
-  // same moment (its save locks it) is read as it ends up.
-  const visitStudy = tx
-    .select({ studyId: visits.studyId })
-    .from(visits)
-    .where(eq(visits.id, visitId))
-    .for("key share");
-  const [found] = await tx
-    .select({
-      patient: sql<boolean>`exists(${patient})`,
-      assignments: assignments.json,
-      visitStudyId: sql<number | null>`(${visitStudy})`,
-    })
-    .from(sql`(select 1) as once`);
+  // Asked in one round trip (issue 14: every save pays each one), built once per kind of caller.
+  const admin = user?.isAdmin === true;
+  const check = referenceChecks(tx, admin ? "all" : "sites", () => {
+    const patient = tx
+      .select({ one: sql`1` })
+      .from(patients)
+      .where(
+        and(
+          eq(patients.id, sql.placeholder("patientId")),
+          patientScope(admin ? anyAdministrator : anyStaffMember),
+        ),
+      );
+    // FOR KEY SHARE, as the insert's foreign key takes it anyway: a visit moving to another study at
+    // the same moment (its save locks it) is read as it ends up.
+    const visitStudy = tx
+      .select({ studyId: visits.studyId })
+      .from(visits)
+      .where(eq(visits.id, sql.placeholder("visitId")))
+      .for("key share");
+    return tx
+      .select({
+        patient: sql<boolean>`exists(${patient})`,
+        // Every one of them read (and so locked), and kept for the window rebuild of this save.
+        assignments: lockedAssignmentsJson,
+        visitStudyId: sql<number | null>`(${visitStudy})`,
+      })
+      .from(sql`(select 1) as once`)
+      .prepare(namedByText);
+  });
+  const [found] = await check.execute({ patientId, studyId, visitId, siteIds: siteIdsOf(user) });
   if (!found.patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
   const errors: FieldErrors = {};
-  if (assignments.keepLocked(tx, found.assignments).length === 0)
+  if (keepLockedAssignments(tx, patientId, studyId, found.assignments).length === 0)
     errors.studyId = patientVisitMessages.notAssigned;
   if (found.visitStudyId === null || Number(found.visitStudyId) !== studyId)
     errors.visitId = patientVisitMessages.visitOfOtherStudy;

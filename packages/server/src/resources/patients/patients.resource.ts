@@ -14,7 +14,7 @@ import {
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { SessionUser } from "../../auth/guards";
 import { loadConfig } from "../../config";
-import type { Db, Tx } from "../../db/client";
+import { builtOnce, type Db, namedByText, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { booleanParam, idParam } from "../params";
 import { projects } from "../projects/projects.table";
@@ -39,17 +39,24 @@ export function patientScope(user: SessionUser | null): SQL | undefined {
 const mayUseSite = (user: SessionUser | null, siteId: number) =>
   Boolean(user?.isAdmin || user?.siteIds.includes(siteId));
 
+const barcodeStatement = builtOnce();
+
 /**
  * The next barcode of a site (DESIGN §4): its prefix (ending in "-") and its running number padded to
  * 6 digits, e.g. BUD-000042. The counter row is updated in the caller's transaction, so concurrent
  * creates on one site wait for each other and never share a number. Null when there is no such site.
  */
 export async function allocateBarcode(tx: Tx | Db, siteId: number): Promise<string | null> {
-  const [row] = await tx
-    .update(sites)
-    .set({ lastBarcodeNumber: sql`${sites.lastBarcodeNumber} + 1` })
-    .where(eq(sites.id, siteId))
-    .returning({ prefix: sites.barcodePrefix, number: sites.lastBarcodeNumber });
+  // Built once: the counter row stays locked until the commit, and building is time spent holding it.
+  const allocate = barcodeStatement(tx, "allocate", () =>
+    tx
+      .update(sites)
+      .set({ lastBarcodeNumber: sql`${sites.lastBarcodeNumber} + 1` })
+      .where(eq(sites.id, sql.placeholder("siteId")))
+      .returning({ prefix: sites.barcodePrefix, number: sites.lastBarcodeNumber })
+      .prepare(namedByText),
+  );
+  const [row] = await allocate.execute({ siteId });
   return row ? `${row.prefix}${String(row.number).padStart(6, "0")}` : null;
 }
 

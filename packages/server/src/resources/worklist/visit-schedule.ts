@@ -6,9 +6,9 @@ import {
   type VisitState,
   type VisitStatus,
 } from "@trialdesk/domain";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { settings } from "../../auth/auth.table";
-import { type Db, queryRows, type Tx, writeTogether } from "../../db/client";
+import { type Db, queryRows, type Tx, type Write, writeTogether } from "../../db/client";
 import { intArray } from "../resource-query";
 import type { visitSchedule } from "./visit-schedule.table";
 
@@ -74,7 +74,7 @@ function assignments(db: Db | Tx, where: SQL, lock: boolean, afterId = 0, limit?
 
 /**
  * A patient's assignments to a study that a statement of this transaction has already locked and
- * read (lockedAssignmentsOf), for the rebuild to use instead of locking and reading them again: one
+ * read (lockedAssignmentsJson), for the rebuild to use instead of locking and reading them again: one
  * statement less for every patient visit's save (issue 14). They cannot change while locked, and the
  * rebuild's read of visits still comes in a later statement, after the locks (decision 149).
  */
@@ -82,23 +82,30 @@ const lockedInTransaction = new WeakMap<Db | Tx, Map<string, AssignmentRow[]>>()
 const pairKey = (patientId: number, studyId: number) => `${patientId}/${studyId}`;
 
 /**
- * The patient's assignments to the study, locked (FOR UPDATE, in id order, as every rebuild locks
- * them) and answered as a JSON array, for a statement that checks them; `keepLocked` hands its
- * answer to this transaction's rebuild.
+ * The patient's assignments to the study (the `patientId` and `studyId` placeholders), locked (FOR
+ * UPDATE, in id order, as every rebuild locks them) and answered as a JSON array, for a statement that
+ * checks them and is built once; `keepLockedAssignments` hands its answer to this transaction's rebuild.
  */
-export function lockedAssignmentsOf(patientId: number, studyId: number) {
-  const where = targetWhere({ patientId, studyId });
-  return {
-    json: sql<AssignmentRow[] | string>`(select coalesce(json_agg(a order by a.id), '[]')
-      from (${assignmentsSql(where, true)}) a)`,
-    keepLocked(tx: Tx, answer: AssignmentRow[] | string): AssignmentRow[] {
-      const rows = fromJson(answer);
-      const locked = lockedInTransaction.get(tx) ?? new Map<string, AssignmentRow[]>();
-      locked.set(pairKey(patientId, studyId), rows);
-      lockedInTransaction.set(tx, locked);
-      return rows;
-    },
-  };
+export const lockedAssignmentsJson = sql<
+  AssignmentRow[] | string
+>`(select coalesce(json_agg(a order by a.id), '[]')
+  from (${assignmentsSql(
+    sql`sp.patient_id = ${sql.placeholder("patientId")} and sp.study_id = ${sql.placeholder("studyId")}`,
+    true,
+  )}) a)`;
+
+/** The answer of `lockedAssignmentsJson` for the patient and study, kept for this transaction's rebuild. */
+export function keepLockedAssignments(
+  tx: Tx,
+  patientId: number,
+  studyId: number,
+  answer: AssignmentRow[] | string,
+): AssignmentRow[] {
+  const rows = fromJson(answer);
+  const locked = lockedInTransaction.get(tx) ?? new Map<string, AssignmentRow[]>();
+  locked.set(pairKey(patientId, studyId), rows);
+  lockedInTransaction.set(tx, locked);
+  return rows;
 }
 
 type PlanRow = {
@@ -186,7 +193,7 @@ async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
  * Writes the engine's answer for a batch of (locked) assignments, replacing what was stored; with
  * `later`, leaves the writes there for the caller to run (see writeTogether).
  */
-async function writeBatch(db: Db | Tx, batch: AssignmentRow[], later?: SQL[]) {
+async function writeBatch(db: Db | Tx, batch: AssignmentRow[], later?: Write[]) {
   if (batch.length === 0) return;
   const { plans, recorded, stored } = await readBatch(db, batch);
   const rows: (typeof visitSchedule.$inferInsert)[] = [];
@@ -259,11 +266,8 @@ const updatedColumns = sql.raw(
     .map((column) => `"${snakeCase(column)}" = r."${column}"`)
     .join(", "),
 );
-/** The rows as one JSON parameter, read back as a record set (not 15 parameters a row). */
-const recordset = (
-  rows: ScheduleRow[],
-  withId = false,
-) => sql`json_to_recordset(${JSON.stringify(rows)}::json) as r(
+/** The rows (one JSON parameter), read back as a record set (not 15 parameters a row). */
+const recordset = (rows: Placeholder, withId = false) => sql`json_to_recordset(${rows}::json) as r(
   ${sql.raw(withId ? "id int, " : "")}"studyPatientId" int, "patientId" int, "studyId" int, "siteId" int,
   active boolean, "visitId" int, sequence int, "expectedDate" date, "windowStart" date, "windowEnd" date,
   kind varchar, "bookedOutsideWindow" boolean, "patientVisitId" int, "visitDate" date, "visitStatus" varchar)`;
@@ -272,9 +276,9 @@ const recordset = (
  * The writes that store the engine's rows by changing only what differs from what is stored: a
  * recorded visit usually changes one row of an assignment's forty, and rewriting all of them (and
  * their index entries) made saving a patient visit cost 30 ms (issue 14). They touch different rows,
- * so they can run as one statement.
+ * so they can run as one statement; each is of a fixed shape, its rows one parameter.
  */
-function changesOf(stored: StoredRow[], rows: ScheduleRow[]): SQL[] {
+function changesOf(stored: StoredRow[], rows: ScheduleRow[]): Write[] {
   const storedByKey = new Map(stored.map((row) => [rowKey(row), row]));
   const inserts: ScheduleRow[] = [];
   const updates: (ScheduleRow & { id: number })[] = [];
@@ -285,16 +289,33 @@ function changesOf(stored: StoredRow[], rows: ScheduleRow[]): SQL[] {
     else if (differs(old, row)) updates.push({ ...row, id: old.id });
   }
   const deletes = [...storedByKey.values()].map((row) => row.id);
-  const writes: SQL[] = [];
-  if (deletes.length > 0) writes.push(sql`delete from visit_schedule where ${oneOf("id", deletes)}`);
+  const writes: Write[] = [];
+  if (deletes.length === 1)
+    writes.push({
+      key: "delete a visit_schedule row",
+      build: (value) => sql`delete from visit_schedule where id = ${value("id")}`,
+      values: { id: deletes[0] },
+    });
+  else if (deletes.length > 1)
+    writes.push({
+      key: "delete visit_schedule rows",
+      build: (value) => sql`delete from visit_schedule where id = any(${value("ids")}::int[])`,
+      values: { ids: intArray(deletes) },
+    });
   if (updates.length > 0)
-    writes.push(
-      sql`update visit_schedule vs set ${updatedColumns} from ${recordset(updates, true)} where vs.id = r.id`,
-    );
+    writes.push({
+      key: "update visit_schedule",
+      build: (value) =>
+        sql`update visit_schedule vs set ${updatedColumns} from ${recordset(value("rows"), true)} where vs.id = r.id`,
+      values: { rows: JSON.stringify(updates) },
+    });
   if (inserts.length > 0)
-    writes.push(
-      sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(inserts)}`,
-    );
+    writes.push({
+      key: "insert visit_schedule",
+      build: (value) =>
+        sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(value("rows"))}`,
+      values: { rows: JSON.stringify(inserts) },
+    });
   return writes;
 }
 
@@ -308,7 +329,7 @@ function changesOf(stored: StoredRow[], rows: ScheduleRow[]): SQL[] {
 export async function rebuildVisitSchedules(
   db: Db | Tx,
   target: ScheduleTarget,
-  later?: SQL[],
+  later?: Write[],
 ): Promise<void> {
   if ("all" in target) {
     let afterId = 0;
@@ -384,9 +405,9 @@ export function visitStateSql(asOf: string, alias = "vs"): SQL {
  */
 export const keepVisitSchedules =
   (target: (record: Record<string, unknown>) => ScheduleTarget) =>
-  async (tx: Tx, ...records: (Record<string, unknown> | null)[]): Promise<SQL[]> => {
+  async (tx: Tx, ...records: (Record<string, unknown> | null)[]): Promise<Write[]> => {
     const done = new Set<string>();
-    const later: SQL[] = [];
+    const later: Write[] = [];
     for (const record of records) {
       if (!record) continue;
       const t = target(record);
