@@ -23,6 +23,7 @@ import {
   signInPassword,
   signInProxy,
   warmClients,
+  warmSeconds,
 } from "./cases";
 import { analyze, type BenchSize, buildBenchData } from "./data";
 import { type DrawFigures, drawSummary } from "./draw";
@@ -261,7 +262,7 @@ async function runSize(size: BenchSize) {
     const list = cases(fixtures, placeholder.auth, placeholder.write).filter(chosen);
     log(`Hand-written SQL (${seconds} s each, 1 and 32 clients):`);
     for (const c of list) {
-      await measureRaw(() => c.raw(raw), warmClients, 1);
+      await measureRaw(() => c.raw(raw), warmClients, warmSeconds);
       const rawOne = await measureRaw(() => c.raw(raw), 1, seconds);
       const rawMany = await measureRaw(() => c.raw(raw), 32, seconds);
       results.push({ call: c.name, rawOne, rawMany } as Result);
@@ -405,7 +406,7 @@ async function runSize(size: BenchSize) {
             const params = await c.params(floor.query);
             return Promise.all(c.sql.map((text) => floor.query(text, params)));
           };
-          await measureRaw(run, warmClients, 1);
+          await measureRaw(run, warmClients, warmSeconds);
           result.rawOne = await measureRaw(run, 1, seconds);
           result.rawMany = await measureRaw(run, 32, seconds);
         }
@@ -416,7 +417,7 @@ async function runSize(size: BenchSize) {
       for (const c of httpCases) {
         const result = results.find((r) => r.call === c.name) as Result;
         if (c.http.method === "GET") result.bytes = await wireBytes(base, c.http.path, c.http.headers ?? {});
-        await measureHttp(base, c.http, warmClients, 1);
+        await measureHttp(base, c.http, warmClients, warmSeconds);
         await idle();
         result.one = await measureHttp(base, c.http, 1, seconds);
         await idle();

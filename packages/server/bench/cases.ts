@@ -99,6 +99,13 @@ export type Case = {
  * side (the patients list's first page, 0.45–0.48 of its floor, against 0.75 for the next call).
  */
 export const warmClients = 32;
+/**
+ * Seconds of that warm-up (BENCH_WARM_SECONDS to try another). A server runs for days, and V8 compiles
+ * its code as it runs: saving patient visits from a fresh start took 5.4 ms of the process per save over
+ * the first 5 s at 32 clients, and 2.9–3.3 ms from the 10th second on. One second left each save case's
+ * figures in that first phase.
+ */
+export const warmSeconds = Number(process.env.BENCH_WARM_SECONDS ?? 3);
 
 // The list rows of the patients list (spec §2.5 with DESIGN §4's derived phone and project code, and
 // the Study column of issue 15), as the server answers them.
