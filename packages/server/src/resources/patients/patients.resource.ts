@@ -91,6 +91,9 @@ type Contact = PatientInput["contacts"][number];
 const contactKey = (contacts: Contact[]) =>
   JSON.stringify(contacts.map((c) => [c.contactType, c.value, blankToNull(c.notes)]));
 
+/** A new patient's address and contacts rows, each insert built once (per number of contacts). */
+const childStatements = builtOnce();
+
 /** Writes the patient's own address row (kept across saves, so its id stays). */
 async function writeAddress(tx: Tx | Db, address: PatientInput["address"], addressId: number | null) {
   const values = {
@@ -105,7 +108,14 @@ async function writeAddress(tx: Tx | Db, address: PatientInput["address"], addre
     await tx.update(addresses).set(values).where(eq(addresses.id, addressId));
     return addressId;
   }
-  const [row] = await tx.insert(addresses).values(values).returning({ id: addresses.id });
+  const insert = childStatements(tx, "address", () =>
+    tx
+      .insert(addresses)
+      .values(Object.fromEntries(Object.keys(values).map((key) => [key, sql.placeholder(key)])) as never)
+      .returning({ id: addresses.id })
+      .prepare(namedByText),
+  );
+  const [row] = await insert.execute(values);
   return row.id;
 }
 
@@ -119,15 +129,27 @@ async function writeContacts(tx: Tx | Db, patientId: number, contacts: Contact[]
 /** A new patient's contacts (it has none to replace: one round trip less on every create). */
 async function insertContacts(tx: Tx | Db, patientId: number, contacts: Contact[]) {
   if (contacts.length === 0) return;
-  await tx.insert(patientContacts).values(
-    contacts.map((contact, position) => ({
-      patientId,
-      position,
-      contactType: contact.contactType as string,
-      value: contact.value,
-      notes: blankToNull(contact.notes),
-    })),
+  const insert = childStatements(tx, `${contacts.length} contacts`, () =>
+    tx
+      .insert(patientContacts)
+      .values(
+        contacts.map((_, position) => ({
+          patientId: sql.placeholder("patientId"),
+          position,
+          contactType: sql.placeholder(`contactType${position}`),
+          value: sql.placeholder(`value${position}`),
+          notes: sql.placeholder(`notes${position}`),
+        })) as never,
+      )
+      .prepare(namedByText),
   );
+  const values: Record<string, unknown> = { patientId };
+  contacts.forEach((contact, position) => {
+    values[`contactType${position}`] = contact.contactType;
+    values[`value${position}`] = contact.value;
+    values[`notes${position}`] = blankToNull(contact.notes);
+  });
+  await insert.execute(values);
 }
 
 function checkContacts(contacts: Contact[]) {
