@@ -206,7 +206,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    */
   async function written(tx: Tx, row: Row, id: number | null, input: Input, ctx: WriteContext) {
     if (!def.writeChildren) {
-      const rows = await runWrite(tx, row, id, "and read", (write) => {
+      const rows = await runWrite(tx, row, id, "read as viewed", (write) => {
         const written = tx.$with(getTableName(table), {}).as(write.getSQL());
         const shape = formats.view;
         const query = tx
@@ -218,14 +218,15 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       });
       return firstExpanded(tx, rows as Row[], "view");
     }
-    const [written] = (await runWrite(tx, row, id, "", (write) => write)) as { id: number }[];
+    const [written] = (await runWrite(tx, row, id, "returning its id", (write) => write)) as { id: number }[];
     await def.writeChildren(written.id, input, ctx);
     return readById(tx, written.id);
   }
 
   /**
-   * Runs the write of `row` (see writeOf) as `statement` makes it a query: built once for the fields
-   * written when their values are plain (asPlaceholders), else built for this call.
+   * Runs the write of `row` (see writeOf) as `statement` makes it a query (`what` names that in its
+   * key): built once for the fields written when their values are plain (asPlaceholders), else built
+   * for this call.
    */
   async function runWrite(
     tx: Tx,
