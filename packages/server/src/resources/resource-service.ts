@@ -150,8 +150,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     return firstExpanded(tx, (await select(tx, format).where(and(where, scope)).limit(1)) as Row[], format);
   }
 
-  /** The statements of saves, each built once per resource and set of written fields. */
-  const saveStatements = builtOnce();
+  /** The resource's statements built once: reads by key, searched pages' rows, and saves. */
+  const statements = builtOnce();
 
   /**
    * A row's values as placeholders, under a key naming the fields written, for a statement built once;
@@ -172,7 +172,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
 
   /** The view of one record by id, for the machinery's own reads inside a save. */
   async function readById(tx: Tx, id: number): Promise<Row | null> {
-    const read = saveStatements(tx, "read", () =>
+    const read = statements(tx, "read", () =>
       select(tx, "view")
         .where(eq(table.id, sql.placeholder("id")))
         .limit(1)
@@ -241,7 +241,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     if (!as) return statement(writeOf(tx, row, id));
     const key = `${id === null ? "insert" : "update"} ${what} ${as.key}`;
     const placeholderId = id === null ? null : sql.placeholder("$id");
-    return saveStatements(tx, key, () =>
+    return statements(tx, key, () =>
       statement(writeOf(tx, as.placeholders, placeholderId)).prepare(namedByText),
     ).execute({ ...as.values, $id: id });
   }
@@ -297,38 +297,34 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    * SQL text was a quarter of a patient view's process time). The caller's scope is made for a stand-in
    * of their kind, whose sites are the statement's `siteIds` parameter.
    */
-  const readsByKey = new Map<string, ReturnType<PgSelect["prepare"]>>();
   function readByKey(format: string, column: "id" | "uuid", user: SessionUser | null) {
     const admin = user?.isAdmin === true;
     const name = `${def.name}_${format}_${column}_${admin ? "all" : "sites"}`;
-    let read = readsByKey.get(name);
-    if (!read) {
-      const scope = def.scope?.(admin ? anyAdministrator : anyStaffMember);
-      read = select(db, format)
-        .where(and(eq(table[column], sql.placeholder("key")), scope))
+    return statements(db, name, () =>
+      select(db, format)
+        .where(
+          and(
+            eq(table[column], sql.placeholder("key")),
+            def.scope?.(admin ? anyAdministrator : anyStaffMember),
+          ),
+        )
         .limit(1)
-        .prepare(name);
-      readsByKey.set(name, read);
-    }
-    return read;
+        .prepare(name),
+    );
   }
 
   /**
    * A searched list page's rows by their ids (`ids`: one int[] value), in the list's order: built once
    * per format and order and prepared, as the reads by key are.
    */
-  const readsByIds = new Map<string, ReturnType<PgSelect["prepare"]>>();
   function rowsByIds(format: string, order: string, descending: boolean, orderBy: SQL[]) {
     const name = `${def.name}_${format}_${order}_${descending ? "desc" : "asc"}_page`;
-    let read = readsByIds.get(name);
-    if (!read) {
-      read = select(db, format)
+    return statements(db, name, () =>
+      select(db, format)
         .where(sql`${table.id} = any(${sql.placeholder("ids")}::int[])`)
         .orderBy(...orderBy)
-        .prepare(name);
-      readsByIds.set(name, read);
-    }
-    return read;
+        .prepare(name),
+    );
   }
 
   const mapDbError = (error: unknown): never => {
