@@ -3,13 +3,14 @@ import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Envelope, ListData } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { z } from "zod";
 import { buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
-import { type Database, openPostgres, pgliteDatabase } from "../src/db/client";
+import { type Database, type Db, openPostgres, pgliteDatabase, type Tx } from "../src/db/client";
 import { createSite, createUser, type UserOptions } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { withDatabase } from "./global-setup";
@@ -43,6 +44,17 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
       await dropper.end();
     },
   };
+}
+
+/**
+ * Loads a test's bulk data in one transaction without the app's statement timeout: tens of thousands
+ * of rows can take longer than a request may on a busy CI machine, and that is not what is tested.
+ */
+export async function bulkLoad(db: Db, load: (tx: Tx) => Promise<void>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    await load(tx);
+  });
 }
 
 export type Session = { accessToken: string; csrfToken: string; cookie: string; userId: number };

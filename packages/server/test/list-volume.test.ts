@@ -13,7 +13,7 @@ import { patientsResource } from "../src/resources/patients/patients.resource";
 import { patients } from "../src/resources/patients/patients.table";
 import { readsOtherTables, resourceService } from "../src/resources/resource";
 import { createSite, createStudy, createVisit } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { bulkLoad, databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 type PatientRow = { id: number; lastName: string; firstName: string };
@@ -54,11 +54,13 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     smallSite = await createSite(t.database.db);
     const db = t.database.db;
     // Just past the count bound, in SQL: the API would take minutes for ten thousand patients.
-    await db.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
-      select 'pt-' || gen_random_uuid(), 'VOL-' || lpad(g::text, 6, '0'), ${bigSite.id},
-        (array['Anna', 'Béla', 'Ádám', 'Zsófia'])[1 + g % 4],
-        (array['Kovács', 'Balogh', 'Balázs', 'Nagy', 'Ábel', 'Zala', 'Orbán'])[1 + g % 7]
-      from generate_series(1, ${bigSiteSize}) g`);
+    await bulkLoad(db, async (tx) => {
+      await tx.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
+        select 'pt-' || gen_random_uuid(), 'VOL-' || lpad(g::text, 6, '0'), ${bigSite.id},
+          (array['Anna', 'Béla', 'Ádám', 'Zsófia'])[1 + g % 4],
+          (array['Kovács', 'Balogh', 'Balázs', 'Nagy', 'Ábel', 'Zala', 'Orbán'])[1 + g % 7]
+        from generate_series(1, ${bigSiteSize}) g`);
+    });
     await db.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
       values ('pt-' || gen_random_uuid(), 'SML-1', ${smallSite.id}, 'Péter', 'Balogh'),
         ('pt-' || gen_random_uuid(), 'SML-2', ${smallSite.id}, 'Anna', 'Balázs'),
@@ -70,14 +72,16 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     const screening = await createVisit(db, study.id, { name: "Screening", visitTypeId: 20 });
     const week = await createVisit(db, study.id, { name: "Week 2", visitTypeId: 60 });
     // Two visits for each of the first 3,000 patients of the big site, and one for each small-site patient.
-    await db.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time)
-      select 'pv-' || gen_random_uuid(), p.id, ${study.id}, v.id, date '2024-01-01' + (p.id * 7 + v.id) % 600,
-        time '08:00' + (p.id % 500) * interval '1 minute'
-      from (select id from patients where recorder_site_id = ${bigSite.id} order by id limit 3000) p
-      cross join (values (${screening.id}::int), (${week.id}::int)) v(id)`);
-    await db.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date)
-      select 'pv-' || gen_random_uuid(), id, ${study.id}, ${screening.id}, date '2025-01-01'
-      from patients where recorder_site_id = ${smallSite.id}`);
+    await bulkLoad(db, async (tx) => {
+      await tx.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time)
+        select 'pv-' || gen_random_uuid(), p.id, ${study.id}, v.id, date '2024-01-01' + (p.id * 7 + v.id) % 600,
+          time '08:00' + (p.id % 500) * interval '1 minute'
+        from (select id from patients where recorder_site_id = ${bigSite.id} order by id limit 3000) p
+        cross join (values (${screening.id}::int), (${week.id}::int)) v(id)`);
+      await tx.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date)
+        select 'pv-' || gen_random_uuid(), id, ${study.id}, ${screening.id}, date '2025-01-01'
+        from patients where recorder_site_id = ${smallSite.id}`);
+    });
     await db.execute(sql`analyze`);
   });
   afterAll(async () => t?.close());

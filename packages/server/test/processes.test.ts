@@ -114,15 +114,23 @@ describe("one process per embedded data folder", () => {
   }, 60_000);
 });
 
-/** A request that is in flight when the signal comes: headers sent, the body only afterwards. */
+/**
+ * A request that is in flight when the signal comes: the server has read its headers (it answered
+ * `100 Continue`, so it is no idle connection that closing may drop), its body follows afterwards.
+ */
 function slowSignIn(port: number) {
   const body = JSON.stringify({ username: "nobody@example.com", password: "wrong-password" });
   const req = request({
     port,
     method: "POST",
     path: "/api/auth",
-    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+    headers: {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      expect: "100-continue",
+    },
   });
+  const accepted = new Promise<void>((resolve) => req.on("continue", () => resolve()));
   const answered = new Promise<number>((resolve, reject) => {
     req.on("response", (res) => {
       res.resume();
@@ -130,9 +138,8 @@ function slowSignIn(port: number) {
     });
     req.on("error", reject);
   });
-  req.write(body.slice(0, 10));
   req.flushHeaders();
-  return { finish: () => req.end(body.slice(10)), answered };
+  return { accepted, finish: () => req.end(body), answered };
 }
 
 const portOpen = (port: number) =>
@@ -167,7 +174,7 @@ describe("signals to npm start", () => {
         await npm.ready;
         const serverPid = Number(readFileSync(path.join(dataDir, lockFileName), "utf8"));
         const inFlight = slowSignIn(npm.port);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await inFlight.accepted;
 
         const signalled = Date.now();
         npm.child.kill(signal); // to npm only, as a service manager or a terminal's kill does

@@ -13,7 +13,7 @@ import {
   createVisit,
   patientInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { bulkLoad, databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 /** An assignment of a patient to a study, written directly (the study-patients factory may not exist yet). */
@@ -260,28 +260,30 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       big = await createStudy(db, project, { variant: "NORMAL" });
       // Set-based inserts: 40 visits, a plan over all of them, 2,000 patients, their assignments and
       // a dated visit for every patient and visit (80,000 rows).
-      await db.execute(sql`insert into visits (uuid, study_id, name, visit_type_id, mandatory)
-        select 'visit-' || gen_random_uuid(), ${big.id}, 'Visit ' || g, 60, true from generate_series(1, ${visitCount}) g`);
-      const [plan] = await db
-        .execute(
-          sql`insert into studyplans (uuid, study_id) values (${newUuid("studyplans")}, ${big.id}) returning id`,
-        )
-        .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
-      // The plan runs the visits backwards, so column order must come from the plan.
-      await db.execute(sql`insert into studyplan_schedule_entries (studyplan_id, from_visit_id, to_visit_id, sequence)
-        select ${plan.id}, v.id, lag(v.id) over (order by v.id desc), row_number() over (order by v.id desc)
-        from visits v where v.study_id = ${big.id}`);
-      await db.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
-        select 'pt-' || gen_random_uuid(), 'PERF-' || lpad(g::text, 6, '0'), ${site.id}, 'First ' || g, 'Last ' || g
-        from generate_series(1, ${patientCount}) g`);
-      await db.execute(sql`insert into study_patients (uuid, study_id, patient_id, screen_nr)
-        select 'sp-' || gen_random_uuid(), ${big.id}, p.id, 'SCR-' || lpad(p.id::text, 6, '0')
-        from patients p where p.barcode like 'PERF-%'`);
-      await db.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date)
-        select 'pv-' || gen_random_uuid(), p.id, ${big.id}, v.id, date '2025-01-01' + (v.id % 300)
-        from patients p cross join visits v
-        where p.barcode like 'PERF-%' and v.study_id = ${big.id}`);
-      await rebuildVisitSchedules(db, { studyId: big.id });
+      await bulkLoad(db, async (tx) => {
+        await tx.execute(sql`insert into visits (uuid, study_id, name, visit_type_id, mandatory)
+          select 'visit-' || gen_random_uuid(), ${big.id}, 'Visit ' || g, 60, true from generate_series(1, ${visitCount}) g`);
+        const [plan] = await tx
+          .execute(
+            sql`insert into studyplans (uuid, study_id) values (${newUuid("studyplans")}, ${big.id}) returning id`,
+          )
+          .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
+        // The plan runs the visits backwards, so column order must come from the plan.
+        await tx.execute(sql`insert into studyplan_schedule_entries (studyplan_id, from_visit_id, to_visit_id, sequence)
+          select ${plan.id}, v.id, lag(v.id) over (order by v.id desc), row_number() over (order by v.id desc)
+          from visits v where v.study_id = ${big.id}`);
+        await tx.execute(sql`insert into patients (uuid, barcode, recorder_site_id, first_name, last_name)
+          select 'pt-' || gen_random_uuid(), 'PERF-' || lpad(g::text, 6, '0'), ${site.id}, 'First ' || g, 'Last ' || g
+          from generate_series(1, ${patientCount}) g`);
+        await tx.execute(sql`insert into study_patients (uuid, study_id, patient_id, screen_nr)
+          select 'sp-' || gen_random_uuid(), ${big.id}, p.id, 'SCR-' || lpad(p.id::text, 6, '0')
+          from patients p where p.barcode like 'PERF-%'`);
+        await tx.execute(sql`insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date)
+          select 'pv-' || gen_random_uuid(), p.id, ${big.id}, v.id, date '2025-01-01' + (v.id % 300)
+          from patients p cross join visits v
+          where p.barcode like 'PERF-%' and v.study_id = ${big.id}`);
+        await rebuildVisitSchedules(tx, { studyId: big.id });
+      });
       await db.execute(sql`analyze`);
     }, 120_000);
 
