@@ -215,11 +215,11 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
       });
       expect(saved.status).toBe(201);
     }
-    // The read of plans, recorded visits and stored windows (one statement, as JSON).
+    // The visit's insert, which also reads its plan and the patient's recorded visits (as JSON).
     const [read] = await queryRows<{ generic: number; custom: number }>(
       db,
       sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements
-        where statement like '%json_agg%' and statement like '%visit_schedule%'`,
+        where statement like '%insert into "patient_visits"%' and statement like '%studyplan_schedule_entries%'`,
     );
     // PostgreSQL plans a named statement's first five runs for their values, then keeps a generic
     // plan if it costs no more; planned afresh, the eight saves would show eight custom plans.

@@ -13,7 +13,11 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
-import { statePredicates, visitStateSql } from "../src/resources/worklist/visit-schedule";
+import {
+  rebuildVisitSchedules,
+  statePredicates,
+  visitStateSql,
+} from "../src/resources/worklist/visit-schedule";
 import {
   createPatient,
   createPatientVisit,
@@ -261,6 +265,135 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       // Day 0 is the screening's date, whichever save came last.
       expect(rows.map((row) => row.expectedDate)).toEqual(["2026-03-02", "2026-03-16", "2026-04-13"]);
     }
+  });
+
+  it("keeps the stored windows equal to a whole rebuild through creates, changes, moves and deletes", async () => {
+    // A save computes its patient's windows from the recorded visits before and after it, not from the
+    // stored rows (decision 169): a whole rebuild, which compares with the stored rows, finds nothing
+    // to change after any of them.
+    const db = t.database.db;
+    const own = await plannedStudy("WL-2026-003");
+    const other = await plannedStudy("WL-2026-004");
+    const unplanned = (await createVisit(db, own.study.id, { name: "Unplanned" })).id;
+    // "previous": a recorded date moves the later windows too, so one save changes several rows.
+    const plan = await t.request<Record<string, unknown>>({
+      method: "GET",
+      url: `/api/studyplans/${own.planUuid}`,
+      session: admin,
+    });
+    const mode = await t.request({
+      method: "PUT",
+      url: `/api/studyplans/${own.planUuid}`,
+      session: admin,
+      payload: { ...plan.body.data, calculationMode: "previous", studyName: undefined },
+    });
+    expect(mode.status).toBe(200);
+    // At a site of its own, so that its open windows stay off the worklists other tests read.
+    const site = await createSite(db);
+    const first = await createPatient(db, site.id);
+    const second = await createPatient(db, site.id);
+    const assignments: { id: number }[] = [];
+    for (const [patient, planned] of [
+      [first, own],
+      [first, other],
+      [second, own],
+    ] as const)
+      assignments.push(
+        await createStudyPatient(
+          db,
+          { patientId: patient.id, studyId: planned.study.id },
+          { startDate: "2026-03-01" },
+        ),
+      );
+
+    const snapshot = () =>
+      queryRows(
+        db,
+        sql`select study_patient_id, visit_id, sequence, expected_date::text, window_start::text,
+            window_end::text, kind, booked_outside_window, patient_visit_id, visit_date::text, visit_status,
+            site_id, active
+          from visit_schedule where study_id in (${own.study.id}, ${other.study.id})
+          order by study_patient_id, visit_id`,
+      );
+    const save = async (
+      step: string,
+      refs: { patientId: number; studyId: number; visitId: number },
+      overrides: Record<string, unknown>,
+      saved?: { uuid: string; version: number },
+    ) => {
+      const res = await t.request<{ uuid: string; version: number }>({
+        method: saved ? "PUT" : "POST",
+        url: saved ? `/api/patient-visits/${saved.uuid}` : "/api/patient-visits",
+        session: admin,
+        payload: { ...patientVisitInput(refs, overrides), ...saved },
+      });
+      expect(res.status, `${step}: ${JSON.stringify(res.body)}`).toBe(saved ? 200 : 201);
+      const stored = await snapshot();
+      await rebuildVisitSchedules(db, { all: true });
+      expect(await snapshot(), step).toEqual(stored);
+      return res.body.data;
+    };
+
+    const mine = { patientId: first.id, studyId: own.study.id };
+    await save(
+      "screening done",
+      { ...mine, visitId: own.visitIds[0] as number },
+      { visitDate: "2026-03-03" },
+    );
+    let week2 = await save(
+      "week 2 done",
+      { ...mine, visitId: own.visitIds[1] as number },
+      { visitDate: "2026-03-20" },
+    );
+    week2 = await save(
+      "week 2 a day later",
+      { ...mine, visitId: own.visitIds[1] as number },
+      { visitDate: "2026-03-21" },
+      week2,
+    );
+    week2 = await save(
+      "week 2 only booked",
+      { ...mine, visitId: own.visitIds[1] as number },
+      { visitDate: "2026-03-24", visitStatus: "BOOKED", visitResult: null },
+      week2,
+    );
+    await save(
+      "a visit the plan does not hold",
+      { ...mine, visitId: unplanned },
+      { visitDate: "2026-03-05" },
+    );
+    week2 = await save(
+      "moved to the other study",
+      { patientId: first.id, studyId: other.study.id, visitId: other.visitIds[1] as number },
+      { visitDate: "2026-03-24" },
+      week2,
+    );
+    week2 = await save(
+      "moved to another patient",
+      { patientId: second.id, studyId: own.study.id, visitId: own.visitIds[1] as number },
+      { visitDate: "2026-03-26" },
+      week2,
+    );
+    const removed = await t.request({
+      method: "DELETE",
+      url: `/api/patient-visits/${week2.uuid}`,
+      session: admin,
+    });
+    expect(removed.status).toBe(200);
+    const stored = await snapshot();
+    await rebuildVisitSchedules(db, { all: true });
+    expect(await snapshot(), "deleted").toEqual(stored);
+    // And they are the plan's: the first patient's Week 2 14 days after the screening's 3 March, and
+    // Week 6 42 days after Week 2's expected date, now that no recorded Week 2 anchors it.
+    expect(
+      stored
+        .filter((row) => row.study_patient_id === assignments[0]?.id && row.sequence !== null)
+        .map((row) => [row.visit_id, row.expected_date, row.kind]),
+    ).toEqual([
+      [own.visitIds[0], "2026-03-03", "done"],
+      [own.visitIds[1], "2026-03-17", "open"],
+      [own.visitIds[2], "2026-04-28", "open"],
+    ]);
   });
 
   it("drops a closed assignment's visits", async () => {

@@ -204,23 +204,40 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    * writes in the table). That is one round trip less for every save (issue 14); it holds while no
    * view field reads other rows of its own table. Children are written between the two otherwise.
    */
-  async function written(tx: Tx, row: Row, id: number | null, input: Input, ctx: WriteContext) {
+  async function written(
+    tx: Tx,
+    row: Row,
+    id: number | null,
+    input: Input,
+    ctx: WriteContext,
+  ): Promise<{ record: Row; alongside?: Row }> {
     if (!def.writeChildren) {
-      const rows = await runWrite(tx, row, id, "read as viewed", (write) => {
+      const alongsideKeys = Object.keys(def.readWithWrite ?? {});
+      const rows = (await runWrite(tx, row, id, "read as viewed", (write) => {
         const written = tx.$with(getTableName(table), {}).as(write.getSQL());
         const shape = formats.view;
         const query = tx
           .with(written)
-          .select(shape.fields as never)
+          .select({ ...shape.fields, ...def.readWithWrite } as never)
           .from(table)
           .$dynamic() as unknown as PgSelect;
         return shape.joins ? shape.joins(query) : query;
+      })) as Row[];
+      if (alongsideKeys.length === 0) return { record: (await firstExpanded(tx, rows, "view")) as Row };
+      const alongside: Row = {};
+      const viewed = rows.map((read) => {
+        const rest = { ...read };
+        for (const key of alongsideKeys) {
+          alongside[key] = read[key];
+          delete rest[key];
+        }
+        return rest;
       });
-      return firstExpanded(tx, rows as Row[], "view");
+      return { record: (await firstExpanded(tx, viewed, "view")) as Row, alongside };
     }
     const [written] = (await runWrite(tx, row, id, "returning its id", (write) => write)) as { id: number }[];
     await def.writeChildren(written.id, input, ctx);
-    return readById(tx, written.id);
+    return { record: (await readById(tx, written.id)) as Row };
   }
 
   /**
@@ -540,8 +557,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         db.transaction(async (tx) => {
           const ctx: WriteContext = { tx, user, change, existing: null };
           const values = await toRow(input, ctx);
-          const record = (await written(tx, { ...values, uuid }, null, input, ctx)) as Row;
-          const later = await def.afterChange?.(tx, null, record);
+          const { record, alongside } = await written(tx, { ...values, uuid }, null, input, ctx);
+          const later = await def.afterChange?.(tx, null, record, alongside);
           const changes = [...diff(null, record), ...secretChanges(input)];
           await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later);
           return record;
@@ -571,8 +588,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const before = (await readById(tx, locked.id)) as Row;
           const ctx: WriteContext = { tx, user, change, existing: before };
           const values = await toRow(input, ctx);
-          const after = (await written(tx, values, locked.id, input, ctx)) as Row;
-          const later = await def.afterChange?.(tx, before, after);
+          const { record: after, alongside } = await written(tx, values, locked.id, input, ctx);
+          const later = await def.afterChange?.(tx, before, after, alongside);
           const changes = [...diff(before, after), ...secretChanges(input)];
           if (changes.length > 0)
             await recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later);

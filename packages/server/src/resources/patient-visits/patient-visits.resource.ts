@@ -19,7 +19,12 @@ import { anyAdministrator, anyStaffMember, siteIdsOf } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
-import { keepLockedAssignments, keepVisitSchedules, lockedAssignmentsJson } from "../worklist/visit-schedule";
+import {
+  keepLockedAssignments,
+  keepVisitSchedules,
+  lockedAssignmentsJson,
+  windowInputsBeforeWrite,
+} from "../worklist/visit-schedule";
 import { patientVisits } from "./patient-visits.table";
 
 export const patientVisitMessages = {
@@ -227,7 +232,9 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
       notes: input.notes?.trim() ? input.notes : null,
     };
   },
-  // The patient's windows in the study follow its recorded visits (both studies when one moved).
+  // The patient's windows in the study follow its recorded visits (both studies when one moved); what
+  // they are computed from is read in the visit's own write statement.
+  readWithWrite: windowInputsBeforeWrite,
   afterChange: keepVisitSchedules((visit) => ({
     patientId: visit.patientId as number,
     studyId: visit.studyId as number,

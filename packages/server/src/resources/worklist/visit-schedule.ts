@@ -108,47 +108,54 @@ export function keepLockedAssignments(
   return rows;
 }
 
+/** A study's plan as read: its entries as arrays (from, to, days, before, after, sequence), in order. */
 type PlanRow = {
   studyId: number;
   calculationMode: CalculationMode;
-  fromVisitId: number | null;
-  toVisitId: number | null;
-  daysFromStart: number;
-  allowedDaysBefore: number;
-  allowedDaysAfter: number;
-  sequence: number;
+  entries: [number, number | null, number, number, number, number][] | string;
 };
 
-const plansSql = (studyIds: number[]) =>
+// One row per plan, its entries as arrays, not objects with their keys: half of PostgreSQL's time for
+// the plan that every patient visit's save reads (issue 14).
+const plansSql = (where: SQL) =>
   sql`select p.study_id as "studyId", p.calculation_mode as "calculationMode",
-        e.from_visit_id as "fromVisitId", e.to_visit_id as "toVisitId", e.days_from_start as "daysFromStart",
-        e.allowed_days_before as "allowedDaysBefore", e.allowed_days_after as "allowedDaysAfter", e.sequence
-      from studyplans p left join studyplan_schedule_entries e on e.studyplan_id = p.id
-      where ${oneOf("p.study_id", studyIds)}
-      order by p.study_id, e.sequence`;
+        (select coalesce(json_agg(json_build_array(e.from_visit_id, e.to_visit_id, e.days_from_start,
+            e.allowed_days_before, e.allowed_days_after, e.sequence) order by e.sequence), '[]')
+          from studyplan_schedule_entries e where e.studyplan_id = p.id) as entries
+      from studyplans p
+      where ${where}`;
 
 function plansFrom(rows: PlanRow[]): Map<number, Plan> {
   const plans = new Map<number, Plan>();
   for (const row of rows) {
-    const plan = plans.get(row.studyId) ?? { calculationMode: row.calculationMode, schedule: [] };
-    if (row.fromVisitId !== null) (plan.schedule as unknown[]).push({ ...row, fromVisitId: row.fromVisitId });
-    plans.set(row.studyId, plan);
+    const schedule = fromJson(row.entries).map(
+      ([fromVisitId, toVisitId, daysFromStart, allowedDaysBefore, allowedDaysAfter, sequence]) => ({
+        fromVisitId,
+        toVisitId,
+        daysFromStart,
+        allowedDaysBefore,
+        allowedDaysAfter,
+        sequence,
+      }),
+    );
+    plans.set(row.studyId, { calculationMode: row.calculationMode, schedule });
   }
   return plans;
 }
 
 export async function plansOf(db: Db | Tx, studyIds: number[]): Promise<Map<number, Plan>> {
-  return plansFrom(await queryRows<PlanRow>(db, plansSql(studyIds)));
+  return plansFrom(await queryRows<PlanRow>(db, plansSql(oneOf("p.study_id", studyIds))));
 }
 
 type Recorded = RecordedVisit & { id: number; patientId: number; studyId: number };
 
+const recordedColumns = sql`id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
+        visit_date::text as "visitDate", visit_status as "visitStatus"`;
+
 const recordedSql = (batch: AssignmentRow[]) => {
   const patientIds = [...new Set(batch.map((a) => a.patientId))];
   const studyIds = [...new Set(batch.map((a) => a.studyId))];
-  return sql`select id, patient_id as "patientId", study_id as "studyId", visit_id as "visitId",
-        visit_date::text as "visitDate", visit_status as "visitStatus"
-      from patient_visits
+  return sql`select ${recordedColumns} from patient_visits
       where ${oneOf("patient_id", patientIds)} and ${oneOf("study_id", studyIds)}`;
 };
 
@@ -163,11 +170,15 @@ function recordedByPair(rows: Recorded[]) {
 
 /** The rows stored for a batch, dates as text as the engine writes them, so equal rows compare equal. */
 const storedSql = (batch: AssignmentRow[]) =>
-  sql`select id, ${storedColumns} from visit_schedule
+  sql`select ${storedColumns} from visit_schedule
       where ${oneOf(
         "study_patient_id",
         batch.map((a) => a.id),
       )}`;
+
+/** A query's rows as one JSON array, for reading several in one statement. */
+const asJson = (query: SQL, order = sql``) =>
+  sql`(select coalesce(json_agg(q ${order}), '[]') from (${query}) q)`;
 
 /**
  * What rebuilding a batch reads — its plans, its recorded visits and its stored rows — in one round
@@ -175,11 +186,9 @@ const storedSql = (batch: AssignmentRow[]) =>
  */
 async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
   const studyIds = [...new Set(batch.map((a) => a.studyId))];
-  const asJson = (query: SQL, order = sql``) =>
-    sql`(select coalesce(json_agg(q ${order}), '[]') from (${query}) q)`;
-  const [row] = await queryRows<{ plans: PlanRow[]; recorded: Recorded[]; stored: StoredRow[] }>(
+  const [row] = await queryRows<{ plans: PlanRow[]; recorded: Recorded[]; stored: ScheduleRow[] }>(
     db,
-    sql`select ${asJson(plansSql(studyIds), sql`order by q."studyId", q.sequence`)} as plans, ${asJson(recordedSql(batch))} as recorded,
+    sql`select ${asJson(plansSql(oneOf("p.study_id", studyIds)))} as plans, ${asJson(recordedSql(batch))} as recorded,
         ${asJson(storedSql(batch))} as stored`,
   );
   return {
@@ -196,38 +205,44 @@ async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
 async function writeBatch(db: Db | Tx, batch: AssignmentRow[], later?: Write[]) {
   if (batch.length === 0) return;
   const { plans, recorded, stored } = await readBatch(db, batch);
-  const rows: (typeof visitSchedule.$inferInsert)[] = [];
-  for (const assignment of batch) {
-    const visits = recorded.get(`${assignment.patientId}/${assignment.studyId}`) ?? [];
-    const byVisit = new Map(visits.map((v) => [v.visitId, v]));
-    for (const scheduled of scheduleVisits(plans.get(assignment.studyId) ?? null, assignment, visits)) {
-      const record = byVisit.get(scheduled.visitId);
-      rows.push({
-        studyPatientId: assignment.id,
-        patientId: assignment.patientId,
-        studyId: assignment.studyId,
-        siteId: assignment.siteId,
-        active: assignment.active,
-        visitId: scheduled.visitId,
-        sequence: scheduled.sequence,
-        expectedDate: scheduled.expectedDate,
-        windowStart: scheduled.windowStart,
-        windowEnd: scheduled.windowEnd,
-        kind: scheduled.kind,
-        bookedOutsideWindow: scheduled.bookedOutsideWindow,
-        patientVisitId: record?.id ?? null,
-        visitDate: record?.visitDate ?? null,
-        visitStatus: (record?.visitStatus as VisitStatus | undefined) ?? null,
-      });
-    }
-  }
+  const rows = batch.flatMap((assignment) =>
+    engineRows(
+      assignment,
+      plans.get(assignment.studyId) ?? null,
+      recorded.get(`${assignment.patientId}/${assignment.studyId}`) ?? [],
+    ),
+  );
   const writes = changesOf(stored, rows);
   if (later) later.push(...writes);
   else await writeTogether(db, writes);
 }
 
+/** The stored rows the engine gives one assignment: its windows, with the recorded visits in them. */
+function engineRows(assignment: AssignmentRow, plan: Plan | null, visits: Recorded[]): ScheduleRow[] {
+  const byVisit = new Map(visits.map((v) => [v.visitId, v]));
+  return scheduleVisits(plan, assignment, visits).map((scheduled) => {
+    const record = byVisit.get(scheduled.visitId);
+    return {
+      studyPatientId: assignment.id,
+      patientId: assignment.patientId,
+      studyId: assignment.studyId,
+      siteId: assignment.siteId,
+      active: assignment.active,
+      visitId: scheduled.visitId,
+      sequence: scheduled.sequence,
+      expectedDate: scheduled.expectedDate,
+      windowStart: scheduled.windowStart,
+      windowEnd: scheduled.windowEnd,
+      kind: scheduled.kind,
+      bookedOutsideWindow: scheduled.bookedOutsideWindow,
+      patientVisitId: record?.id ?? null,
+      visitDate: record?.visitDate ?? null,
+      visitStatus: (record?.visitStatus as VisitStatus | undefined) ?? null,
+    };
+  });
+}
+
 type ScheduleRow = typeof visitSchedule.$inferInsert;
-type StoredRow = ScheduleRow & { id: number };
 const rowKey = (row: { studyPatientId: number; visitId: number }) => `${row.studyPatientId}/${row.visitId}`;
 /** Whether a stored row differs from the engine's, column by column (both have dates as text). */
 const differs = (stored: ScheduleRow, row: ScheduleRow) =>
@@ -260,61 +275,54 @@ const storedColumns = sql.raw(
 );
 const insertedColumns = sql.raw(recordsetColumns.map((column) => `"${snakeCase(column)}"`).join(", "));
 const recordColumns = sql.raw(recordsetColumns.map((column) => `r."${column}"`).join(", "));
-const updatedColumns = sql.raw(
+const upsertedColumns = sql.raw(
   recordsetColumns
     .filter((column) => column !== "studyPatientId" && column !== "visitId")
-    .map((column) => `"${snakeCase(column)}" = r."${column}"`)
+    .map((column) => `"${snakeCase(column)}" = excluded."${snakeCase(column)}"`)
     .join(", "),
 );
 /** The rows (one JSON parameter), read back as a record set (not 15 parameters a row). */
-const recordset = (rows: Placeholder, withId = false) => sql`json_to_recordset(${rows}::json) as r(
-  ${sql.raw(withId ? "id int, " : "")}"studyPatientId" int, "patientId" int, "studyId" int, "siteId" int,
+const recordset = (rows: Placeholder) => sql`json_to_recordset(${rows}::json) as r(
+  "studyPatientId" int, "patientId" int, "studyId" int, "siteId" int,
   active boolean, "visitId" int, sequence int, "expectedDate" date, "windowStart" date, "windowEnd" date,
   kind varchar, "bookedOutsideWindow" boolean, "patientVisitId" int, "visitDate" date, "visitStatus" varchar)`;
 
 /**
- * The writes that store the engine's rows by changing only what differs from what is stored: a
- * recorded visit usually changes one row of an assignment's forty, and rewriting all of them (and
- * their index entries) made saving a patient visit cost 30 ms (issue 14). They touch different rows,
- * so they can run as one statement; each is of a fixed shape, its rows one parameter.
+ * The writes that turn the stored rows `before` into the engine's `rows`, changing only what differs:
+ * a recorded visit usually changes one row of an assignment's forty, and rewriting all of them (and
+ * their index entries) made saving a patient visit cost 30 ms (issue 14). Rows are found by their
+ * assignment and visit (unique), and written as upserts, so a row stored otherwise than `before`
+ * says still ends up as the engine's. They touch different rows, so they can run as one statement;
+ * each is of a fixed shape, its rows one parameter.
  */
-function changesOf(stored: StoredRow[], rows: ScheduleRow[]): Write[] {
-  const storedByKey = new Map(stored.map((row) => [rowKey(row), row]));
-  const inserts: ScheduleRow[] = [];
-  const updates: (ScheduleRow & { id: number })[] = [];
+function changesOf(before: ScheduleRow[], rows: ScheduleRow[]): Write[] {
+  const beforeByKey = new Map(before.map((row) => [rowKey(row), row]));
+  const upserts: ScheduleRow[] = [];
   for (const row of rows) {
-    const old = storedByKey.get(rowKey(row));
-    storedByKey.delete(rowKey(row));
-    if (!old) inserts.push(row);
-    else if (differs(old, row)) updates.push({ ...row, id: old.id });
+    const old = beforeByKey.get(rowKey(row));
+    beforeByKey.delete(rowKey(row));
+    if (!old || differs(old, row)) upserts.push(row);
   }
-  const deletes = [...storedByKey.values()].map((row) => row.id);
+  const deletes = [...beforeByKey.values()].map(({ studyPatientId, visitId }) => ({
+    studyPatientId,
+    visitId,
+  }));
   const writes: Write[] = [];
-  if (deletes.length === 1)
-    writes.push({
-      key: "delete a visit_schedule row",
-      build: (value) => sql`delete from visit_schedule where id = ${value("id")}`,
-      values: { id: deletes[0] },
-    });
-  else if (deletes.length > 1)
+  if (deletes.length > 0)
     writes.push({
       key: "delete visit_schedule rows",
-      build: (value) => sql`delete from visit_schedule where id = any(${value("ids")}::int[])`,
-      values: { ids: intArray(deletes) },
-    });
-  if (updates.length > 0)
-    writes.push({
-      key: "update visit_schedule",
       build: (value) =>
-        sql`update visit_schedule vs set ${updatedColumns} from ${recordset(value("rows"), true)} where vs.id = r.id`,
-      values: { rows: JSON.stringify(updates) },
+        sql`delete from visit_schedule vs using json_to_recordset(${value("rows")}::json) as r("studyPatientId" int, "visitId" int)
+          where vs.study_patient_id = r."studyPatientId" and vs.visit_id = r."visitId"`,
+      values: { rows: JSON.stringify(deletes) },
     });
-  if (inserts.length > 0)
+  if (upserts.length > 0)
     writes.push({
-      key: "insert visit_schedule",
+      key: "upsert visit_schedule",
       build: (value) =>
-        sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(value("rows"))}`,
-      values: { rows: JSON.stringify(inserts) },
+        sql`insert into visit_schedule (${insertedColumns}) select ${recordColumns} from ${recordset(value("rows"))}
+          on conflict (study_patient_id, visit_id) do update set ${upsertedColumns}`,
+      values: { rows: JSON.stringify(upserts) },
     });
   return writes;
 }
@@ -397,24 +405,69 @@ export function visitStateSql(asOf: string, alias = "vs"): SQL {
     when ${is.due} then 'due' else ${sql.raw(`${alias}.kind`)} end)`;
 }
 
+/** The key of `windowInputsBeforeWrite` in a patient visit's write statement. */
+const windowInputsKey = "windowInputs";
+
 /**
- * A resource's afterChange hook: rebuilds the target each of the records before and after the
- * write names (once each), e.g. the old and the new patient of a moved patient visit. Answers the
- * last writes, which the machinery runs with the audit row; the targets' assignments differ, so no
- * rebuild reads what another leaves.
+ * Read in a patient visit's write statement (its `readWithWrite`): the plan of the written visit's
+ * study and the patient's recorded visits in it as they were before the write (the statement does not
+ * see its own write; its WITH part named patient_visits is the written row, so the table is read by
+ * its schema's name). It comes after the statement that locked the patient's assignments to the study
+ * (checkReferences), as decision 149 asks of every read for a rebuild.
+ */
+export const windowInputsBeforeWrite = {
+  [windowInputsKey]: sql`json_build_object(
+    'plans', ${asJson(plansSql(sql`p.study_id = "patient_visits"."study_id"`))},
+    'recorded', ${asJson(sql`select ${recordedColumns} from "public"."patient_visits" pv
+      where pv.patient_id = "patient_visits"."patient_id" and pv.study_id = "patient_visits"."study_id"`)})`,
+};
+
+/**
+ * The writes a patient visit's save makes to its patient's windows in the study, from what its write
+ * statement read (windowInputsBeforeWrite) and the locked assignments: the engine's rows with the
+ * recorded visits as they were and as they are now, compared (decision 169). The stored rows are the
+ * engine's rows of what was, as every write keeps them, so they are not read: that read was the save's
+ * costliest after its commit (issue 14). Without the locked assignments, the whole rebuild.
+ */
+async function windowsOfSavedVisit(
+  tx: Tx,
+  target: { patientId: number; studyId: number },
+  inputs: unknown,
+  saved: Recorded,
+  later: Write[],
+) {
+  const batch = lockedInTransaction.get(tx)?.get(pairKey(target.patientId, target.studyId));
+  if (!batch) return rebuildVisitSchedules(tx, target, later);
+  const read = fromJson(inputs as { plans: PlanRow[]; recorded: Recorded[] } | string);
+  const plan = plansFrom(read.plans).get(target.studyId) ?? null;
+  const now = [...read.recorded.filter((visit) => visit.id !== saved.id), saved];
+  const rowsOf = (visits: Recorded[]) => batch.flatMap((assignment) => engineRows(assignment, plan, visits));
+  later.push(...changesOf(rowsOf(read.recorded), rowsOf(now)));
+}
+
+/**
+ * A resource's afterChange hook: rebuilds the target the record after the write names, then the one
+ * before it when that differs (e.g. the old patient of a moved patient visit). Answers the writes,
+ * which the machinery runs with the audit row; the targets' assignments differ, so no rebuild reads
+ * what another leaves. A patient visit's write statement also read its window inputs (`alongside`).
  */
 export const keepVisitSchedules =
   (target: (record: Record<string, unknown>) => ScheduleTarget) =>
-  async (tx: Tx, ...records: (Record<string, unknown> | null)[]): Promise<Write[]> => {
-    const done = new Set<string>();
+  async (
+    tx: Tx,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+    alongside?: Record<string, unknown>,
+  ): Promise<Write[]> => {
     const later: Write[] = [];
-    for (const record of records) {
-      if (!record) continue;
-      const t = target(record);
-      if (done.has(JSON.stringify(t))) continue;
-      done.add(JSON.stringify(t));
-      await rebuildVisitSchedules(tx, t, later);
-    }
+    const afterTarget = after && target(after);
+    const inputs = alongside?.[windowInputsKey];
+    if (after && afterTarget && "patientId" in afterTarget && inputs !== undefined)
+      await windowsOfSavedVisit(tx, afterTarget, inputs, after as Recorded, later);
+    else if (afterTarget) await rebuildVisitSchedules(tx, afterTarget, later);
+    const beforeTarget = before && target(before);
+    if (beforeTarget && JSON.stringify(beforeTarget) !== JSON.stringify(afterTarget))
+      await rebuildVisitSchedules(tx, beforeTarget, later);
     return later;
   };
 
