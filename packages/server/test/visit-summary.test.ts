@@ -1,7 +1,14 @@
-import { type CompactVisitSummary, decodeVisitSummary, newUuid, type VisitSummary } from "@trialdesk/domain";
+import {
+  type CompactVisitSummary,
+  decodeVisitSummary,
+  newUuid,
+  stateAsOf,
+  type VisitKind,
+  type VisitSummary,
+} from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../src/db/client";
+import { type Db, queryRows } from "../src/db/client";
 import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
@@ -214,6 +221,98 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       session: staffB,
     });
     expect(staff.body.data.rows.map((row) => row[1])).toEqual([patient.b1.barcode]);
+  });
+
+  it("answers each cell's dates, state and flag as the stored visit windows hold them", async () => {
+    // A study of its own with dated assignments: visits on, after and outside their windows, open
+    // ones, and a visit off the plan.
+    const db = t.database.db;
+    const project = await setUpProject(t, "VS-2025-002");
+    const dated = await createStudy(db, project, { variant: "NORMAL" });
+    const w: number[] = [];
+    for (const name of ["Day 0", "Week 2", "Week 4", "Week 6", "Extra"])
+      w.push((await createVisit(db, dated.id, { name, visitTypeId: 60 })).id);
+    await createStudyplan(db, dated.id, w.slice(0, 4), [
+      [14, 2, 2],
+      [14, 2, 2],
+      [14, 2, 2],
+    ]);
+    const site = await createSite(db);
+    const starts = ["2025-03-01", "2025-03-10", null];
+    for (const [i, startDate] of starts.entries()) {
+      const p = await createPatient(db, site.id);
+      await db.insert(studyPatients).values({
+        uuid: newUuid("study-patients"),
+        studyId: dated.id,
+        patientId: p.id,
+        screenNr: `D-${i}`,
+        startDate,
+      });
+      if (i > 0) continue;
+      for (const [visitId, visitDate, visitStatus] of [
+        [w[0], "2025-03-01", "COMPLETED"],
+        [w[1], "2025-03-17", "COMPLETED"],
+        [w[2], "2025-04-20", "BOOKED"],
+        [w[4], "2025-03-20", "COMPLETED"],
+      ] as const)
+        await db.insert(patientVisits).values({
+          uuid: newUuid("patient-visits"),
+          patientId: p.id,
+          studyId: dated.id,
+          visitId,
+          visitDate,
+          visitStatus,
+        });
+    }
+    await rebuildVisitSchedules(db, { all: true });
+    const asOf = "2025-03-24";
+    const res = await t.request<VisitSummary>({
+      method: "GET",
+      url: `/api/patient-visit-summary/${dated.uuid}?asOf=${asOf}`,
+      session: admin,
+    });
+    expect(res.status).toBe(200);
+    const stored = await queryRows<{
+      screenNr: string;
+      visitId: number;
+      visitDate: string | null;
+      expectedDate: string | null;
+      windowStart: string | null;
+      windowEnd: string | null;
+      kind: VisitKind;
+      bookedOutsideWindow: boolean;
+    }>(
+      db,
+      sql`select sp.screen_nr as "screenNr", vs.visit_id as "visitId", vs.visit_date::text as "visitDate",
+        vs.expected_date::text as "expectedDate", vs.window_start::text as "windowStart",
+        vs.window_end::text as "windowEnd", vs.kind, vs.booked_outside_window as "bookedOutsideWindow"
+        from visit_schedule vs join study_patients sp on sp.id = vs.study_patient_id
+        where vs.study_id = ${dated.id}`,
+    );
+    const answered = res.body.data.patientStudyProfiles.flatMap((p) =>
+      p.visits.map((cell) => ({ screenNr: p.screenNr, ...cell })),
+    );
+    const expected = stored.map((row) => ({
+      screenNr: row.screenNr,
+      visitId: row.visitId,
+      ...(row.visitDate ? { visitDate: row.visitDate } : {}),
+      ...(row.expectedDate ? { expectedDate: row.expectedDate } : {}),
+      state: stateAsOf(row, asOf),
+      ...(row.bookedOutsideWindow ? { bookedOutsideWindow: true } : {}),
+    }));
+    const byCell = (a: { screenNr: string | null; visitId: number }, b: typeof a) =>
+      String(a.screenNr).localeCompare(String(b.screenNr)) || a.visitId - b.visitId;
+    expect(answered.sort(byCell)).toEqual(expected.sort(byCell));
+    // The cases the packing must carry are all there.
+    const has = (test: (cell: (typeof answered)[number]) => boolean) =>
+      expect(answered.some(test)).toBe(true);
+    has((c) => c.visitDate !== undefined && c.visitDate === c.expectedDate);
+    has((c) => c.visitDate !== undefined && c.expectedDate !== undefined && c.visitDate !== c.expectedDate);
+    has((c) => c.visitDate !== undefined && c.expectedDate === undefined);
+    has((c) => c.bookedOutsideWindow === true);
+    has((c) => c.state === "overdue");
+    has((c) => c.state === "due" || c.state === "upcoming");
+    has((c) => c.state === "unscheduled");
   });
 
   it("shows staff only the patients of their own sites", async () => {

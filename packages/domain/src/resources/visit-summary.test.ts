@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { decodeVisitSummary, visitSummaryCell, visitSummaryDecoder } from "./visit-summary";
+import {
+  compactVisitSummary,
+  decodeVisitSummary,
+  visitSummaryCell,
+  visitSummaryDecoder,
+} from "./visit-summary";
 
 describe("visit summary", () => {
   it("shows the visit date, else the word available", () => {
@@ -41,8 +46,9 @@ describe("the compact visit summary", () => {
           "Kiss",
           "S-001",
           true,
-          // Off the plan, done; open with its window ahead; open inside it; a booking outside its window.
-          "9,0,-40,;6,3,,5;5,3,,1;7,2,-9,-10,1",
+          // 9 off the plan, done; 6 open with its window ahead; 5 open inside it; 7 booked a day after
+          // its expected day, outside its window.
+          "9a:-40;6d5;5d1;7c-10:1!",
         ],
         ["pt-2", "BUD-000002", "Béla", "Nagy", null, false, ""],
       ],
@@ -87,14 +93,39 @@ describe("the compact visit summary", () => {
     const decode = visitSummaryDecoder({ studyVisits, asOf });
     const state = (cells: string) => decode(["pt-1", "B", "A", "K", null, true, cells]).visits[0].state;
     // Expected 7 March +3: the window's last day is asOf itself, so still due; a day earlier, overdue.
-    expect(state("6,3,,-3")).toBe("due");
-    expect(state("6,3,,-4")).toBe("overdue");
+    expect(state("6d-3")).toBe("due");
+    expect(state("6d-4")).toBe("overdue");
     // Expected 12 March −2: it opens on asOf, due; a day later, upcoming.
-    expect(state("5,3,,2")).toBe("due");
-    expect(state("5,3,,3")).toBe("upcoming");
+    expect(state("5d2")).toBe("due");
+    expect(state("5d3")).toBe("upcoming");
     // The other kinds do not depend on the day.
-    expect(state("5,1,-30,-2")).toBe("out-of-window");
-    expect(state("5,4,,-2")).toBe("not-applicable");
-    expect(state("5,5,,")).toBe("unscheduled");
+    expect(state("5b-2:-28")).toBe("out-of-window");
+    expect(state("5e-2")).toBe("not-applicable");
+    expect(state("5f")).toBe("unscheduled");
+  });
+
+  it("packs a visit on its expected day as an empty offset, and reads back what compactVisitSummary packs", () => {
+    const decode = visitSummaryDecoder({ studyVisits, asOf });
+    const [sameDay] = decode(["pt-1", "B", "A", "K", null, true, "7a-3:"]).visits;
+    expect(sameDay).toEqual({
+      visitId: 7,
+      visitDate: "2026-03-07",
+      expectedDate: "2026-03-07",
+      state: "done",
+    });
+    const summary = decodeVisitSummary({
+      studyVisits,
+      asOf,
+      rows: [["pt-1", "B", "A", "K", null, true, "9a:-40;6d5;5d-1;7c-10:1!;5b-2:-28"]],
+    });
+    expect(compactVisitSummary(summary, asOf).rows[0][6]).toBe("7c-10:1!;5d-1;5b-2:-28;6d5;9a:-40");
+    expect(decodeVisitSummary(compactVisitSummary(summary, asOf))).toEqual(summary);
+  });
+
+  it("refuses a cell it cannot read instead of showing a wrong visit", () => {
+    const decode = visitSummaryDecoder({ studyVisits, asOf });
+    expect(() => decode(["pt-1", "B", "A", "K", null, true, "5z-3"]).visits).toThrow(/5z-3/);
+    expect(() => decode(["pt-1", "B", "A", "K", null, true, "a-3"]).visits).toThrow(/a-3/);
+    expect(() => decode(["pt-1", "B", "A", "K", null, true, "5,3,,2"]).visits).toThrow();
   });
 });

@@ -2,6 +2,7 @@ import type { CalculationMode } from "../constants";
 import { addDays } from "../rules/dates";
 import {
   stateAsOf,
+  type VisitKind,
   type VisitState,
   type VisitWindow,
   visitKinds,
@@ -72,10 +73,15 @@ export type CompactVisitSummary = {
 };
 
 /**
- * One patient: `cells` joins its cells with ";", each `visitId,kind,visitDay,expectedDay` plus `,1` for a
- * booking outside its window. `kind` is the stored kind's index in `visitKinds`; the days are counted
- * from `asOf` (negative before it) and empty when there is no date. The day's state follows from the
- * kind and the window (`stateAsOf`), the window from the expected date and the column (`windowAround`).
+ * One patient: `cells` joins its cells with ";". A cell is `{visit id}{kind}{expected}`, then
+ * `:{visit day}` when the visit has a date, then `!` for a booking outside its window:
+ * - `kind`: a letter, `a` for the first of `visitKinds`, `b` for the second…;
+ * - `expected`: the expected day, in days from `asOf` (negative before it), empty when there is none;
+ * - `visit day`: in days from the expected day (from `asOf` when there is none), empty for the same day.
+ * E.g. `31c-14:2` is visit 31, booked 2 days after its expected day, which was 14 days ago. A fifth
+ * fewer bytes than each day in full, and a sixth less of PostgreSQL's time (issue 14). The day's
+ * state follows from the kind and the window (`stateAsOf`), the window from the expected date and the
+ * column (`windowAround`).
  */
 export type VisitSummaryRow = [
   patientUuid: string,
@@ -86,6 +92,11 @@ export type VisitSummaryRow = [
   active: boolean,
   cells: string,
 ];
+
+const packedCell = /^(\d+)([a-z])(-?\d*)(?::(-?\d*))?(!?)$/;
+/** A kind's letter in a packed cell (VisitSummaryRow). */
+export const visitKindLetter = (kind: VisitKind) => String.fromCharCode(97 + visitKinds.indexOf(kind));
+const kindOfLetter = (letter: string): VisitKind | undefined => visitKinds[letter.charCodeAt(0) - 97];
 
 /**
  * Reads compact rows back into profiles (cells in column order, as the plain answer has them). The
@@ -103,26 +114,27 @@ export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVis
     return iso;
   };
   const cell = (packed: string): VisitSummaryCell => {
-    const [id, kindIndex, visitDays, expectedDays, outside] = packed.split(",");
+    const match = packedCell.exec(packed);
+    const kind = match ? kindOfLetter(match[2]) : undefined;
+    if (!match || !kind) throw new Error(`Unreadable visit summary cell: ${packed}`);
+    const [, id, , expectedDays, visitDays, outside] = match;
     const visitId = Number(id);
-    const kind = visitKinds[Number(kindIndex)];
+    const expected = expectedDays === "" ? null : Number(expectedDays);
     let state: VisitState;
     if (kind !== "open") state = kind;
-    else if (expectedDays === "")
-      state = stateAsOf({ kind, windowStart: null, windowEnd: null }, summary.asOf);
+    else if (expected === null) state = stateAsOf({ kind, windowStart: null, windowEnd: null }, summary.asOf);
     else {
       // Only open visits depend on the day: their window is the expected day widened by the column's
       // allowances (windowAround's rule), counted in the answer's days so each date is written once.
       const placing = columns.get(visitId)?.column;
-      const expected = Number(expectedDays);
       const windowStart = date(expected - (placing?.allowedDaysBefore ?? 0));
       const windowEnd = date(expected + (placing?.allowedDaysAfter ?? 0));
       state = stateAsOf({ kind, windowStart, windowEnd }, summary.asOf);
     }
     const value: VisitSummaryCell = { visitId, state };
-    if (visitDays !== "") value.visitDate = date(Number(visitDays));
-    if (expectedDays !== "") value.expectedDate = date(Number(expectedDays));
-    if (outside === "1") value.bookedOutsideWindow = true;
+    if (visitDays !== undefined) value.visitDate = date((expected ?? 0) + Number(visitDays));
+    if (expected !== null) value.expectedDate = date(expected);
+    if (outside === "!") value.bookedOutsideWindow = true;
     return value;
   };
   const place = (visitId: number) => columns.get(visitId)?.index ?? Number.MAX_SAFE_INTEGER;
@@ -139,6 +151,36 @@ export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVis
       visits,
     };
     return profile;
+  };
+}
+
+/**
+ * The compact form of a plain answer as of `asOf`, cells packed as the server packs them: for tests
+ * and fixtures of the screen (the server packs in SQL). Each cell's kind is read from its state.
+ */
+export function compactVisitSummary(summary: VisitSummary, asOf: string): CompactVisitSummary {
+  const days = (iso: string) => Math.round((Date.parse(iso) - Date.parse(asOf)) / 86_400_000);
+  const packed = (cell: VisitSummaryCell) => {
+    const kind =
+      cell.state === "due" || cell.state === "overdue" || cell.state === "upcoming" ? "open" : cell.state;
+    const expected = cell.expectedDate === undefined ? null : days(cell.expectedDate);
+    const visitDays = cell.visitDate === undefined ? null : days(cell.visitDate) - (expected ?? 0);
+    return `${cell.visitId}${visitKindLetter(kind)}${expected ?? ""}${
+      visitDays === null ? "" : `:${visitDays || ""}`
+    }${cell.bookedOutsideWindow ? "!" : ""}`;
+  };
+  return {
+    studyVisits: summary.studyVisits,
+    asOf,
+    rows: summary.patientStudyProfiles.map((p) => [
+      p.patientUuid,
+      p.barcode,
+      p.firstName,
+      p.lastName,
+      p.screenNr,
+      p.active,
+      p.visits.map(packed).join(";"),
+    ]),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   toIsoDate,
   type VisitSummaryRow,
   type VisitSummaryVisit,
+  visitKindLetter,
   visitKinds,
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
@@ -91,7 +92,10 @@ async function patientRows(
   // Staff see their sites' patients (none without sites); administrators all.
   const siteScope = user.isAdmin ? sql`` : sql`and ${inSites(sql.raw("p.recorder_site_id"), user)}`;
   const oneSite = siteId === undefined ? sql`` : sql`and p.recorder_site_id = ${siteId}`;
-  const kinds = `{${visitKinds.join(",")}}`;
+  // Each kind's letter (VisitSummaryRow); a CASE, as the kinds are text (array_position costs more).
+  const kindLetter = sql.raw(
+    `case vs.kind ${visitKinds.map((kind) => `when '${kind}' then '${visitKindLetter(kind)}'`).join(" ")} end`,
+  );
   const rows = await queryRows<{
     patientUuid: string;
     barcode: string;
@@ -102,11 +106,15 @@ async function patientRows(
     cells: string | null;
   }>(
     db,
+    // The cells as VisitSummaryRow describes them: visit id, kind's letter, expected day, the visit
+    // day from it (empty for the same day), the flag; by || (concat looks up each argument's type).
     sql`select p.uuid as "patientUuid", p.barcode, p.first_name as "firstName", p.last_name as "lastName",
         a.screen_nr as "screenNr", a.active,
-        (select string_agg(concat(vs.visit_id, ',', array_position(${kinds}::text[], vs.kind::text) - 1, ',',
-            vs.visit_date - ${asOf}::date, ',', vs.expected_date - ${asOf}::date,
-            case when vs.booked_outside_window then ',1' end), ';')
+        (select string_agg(vs.visit_id::text || ${kindLetter}
+            || coalesce((vs.expected_date - ${asOf}::date)::text, '')
+            || case when vs.visit_date is null then '' when vs.visit_date = vs.expected_date then ':'
+                 else ':' || (vs.visit_date - coalesce(vs.expected_date, ${asOf}::date))::text end
+            || case when vs.booked_outside_window then '!' else '' end, ';')
           from visit_schedule vs where vs.study_patient_id = a.id) as cells
       from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
           from ${studyPatients} sp

@@ -1,12 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import {
-  type CompactVisitSummary,
+  compactVisitSummary,
   type SiteOption,
   type VisitSummary,
   type VisitSummaryCell,
   type VisitSummaryProfile,
-  visitKinds,
 } from "@trialdesk/domain";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
@@ -107,28 +106,8 @@ const summary: VisitSummary = {
 
 /** The day the fixtures' states hold on: Béla's Randomisation is still upcoming, his Screening overdue. */
 const asOf = "2026-01-15";
-const days = (iso: string | undefined) =>
-  iso === undefined ? "" : String((Date.parse(iso) - Date.parse(asOf)) / 86_400_000);
 /** The fixtures as the server sends them to the screen (CompactVisitSummary). */
-function compact(data: VisitSummary): CompactVisitSummary {
-  const kind = (state: VisitSummaryCell["state"]) =>
-    visitKinds.indexOf(state === "due" || state === "overdue" || state === "upcoming" ? "open" : state);
-  const packed = (c: VisitSummaryCell) =>
-    `${c.visitId},${kind(c.state)},${days(c.visitDate)},${days(c.expectedDate)}${c.bookedOutsideWindow ? ",1" : ""}`;
-  return {
-    studyVisits: data.studyVisits,
-    asOf,
-    rows: data.patientStudyProfiles.map((p) => [
-      p.patientUuid,
-      p.barcode,
-      p.firstName,
-      p.lastName,
-      p.screenNr,
-      p.active,
-      p.visits.map(packed).join(";"),
-    ]),
-  };
-}
+const compact = (data: VisitSummary) => compactVisitSummary(data, asOf);
 
 const routes = [{ path: "/visit-summary/:studyUuid", element: <VisitSummaryScreen /> }].map((route) => ({
   ...route,
