@@ -1,10 +1,7 @@
-import { randomBytes } from "node:crypto";
 import net from "node:net";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../src/db/client";
-import { withDatabase } from "./global-setup";
-import { type Session, startApp, type TestApp } from "./helpers";
+import { postgresCopy, type Session, startApp, type TestApp } from "./helpers";
 
 /** A TCP proxy in front of PostgreSQL that can stop forwarding: the server seems to hang, silently. */
 async function freezableProxy(target: URL) {
@@ -49,14 +46,11 @@ describe.skipIf(!adminUrl)("a PostgreSQL that stops answering", () => {
   let t: TestApp;
   let proxy: Awaited<ReturnType<typeof freezableProxy>>;
   let session: Session;
-  const name = `trialdesk_test_stall_${randomBytes(6).toString("hex")}`;
+  let copy: Awaited<ReturnType<typeof postgresCopy>> | undefined;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
-    await admin.end();
-    const direct = new URL(withDatabase(adminUrl as string, name));
+    copy = await postgresCopy();
+    const direct = new URL(copy.url);
     proxy = await freezableProxy(direct);
     const through = new URL(direct);
     through.hostname = "127.0.0.1";
@@ -69,10 +63,7 @@ describe.skipIf(!adminUrl)("a PostgreSQL that stops answering", () => {
     await t?.close();
     await t?.database.close();
     await proxy?.close();
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await copy?.drop();
   });
 
   const timed = async <T>(call: () => Promise<T>) => {

@@ -20,28 +20,40 @@ export type DatabaseKind = "pglite" | "postgres";
 /** The database kinds this run tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const databaseKinds: DatabaseKind[] = inject("postgresTemplate") ? ["pglite", "postgres"] : ["pglite"];
 
-/** A fresh, migrated database for one test file. */
-export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
+/** A copy of the migrated PostgreSQL template for one test file: its URL, and how to drop it. */
+export async function postgresCopy(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL as string;
+  const name = `trialdesk_test_${randomBytes(6).toString("hex")}`;
+  const asAdmin = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  await asAdmin(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/** A fresh, migrated database for one test file; on PostgreSQL, a pool of `connections`. */
+export async function freshDatabase(kind: DatabaseKind, connections = 4): Promise<Database> {
   if (kind === "pglite") {
     const dump = await readFile(inject("pgliteDump"));
     const client = await PGlite.create({ loadDataDir: new Blob([dump]), extensions: { pg_trgm } });
     return pgliteDatabase(client);
   }
-  const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `trialdesk_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
-  await admin.end();
-  const database = openPostgres(withDatabase(adminUrl, name), 4);
+  const copy = await postgresCopy();
+  const database = openPostgres(copy.url, connections);
   return {
     ...database,
     close: async () => {
       await database.close();
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await copy.drop();
     },
   };
 }

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, namedStatementBudget, openPostgres, queryRows } from "../src/db/client";
 import {
   createPatient,
@@ -13,8 +12,7 @@ import {
   createVisit,
   patientVisitInput,
 } from "../src/seed/factories";
-import { withDatabase } from "./global-setup";
-import { type Session, startApp, type TestApp, twoSites } from "./helpers";
+import { postgresCopy, type Session, startApp, type TestApp, twoSites } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -25,8 +23,8 @@ const adminUrl = process.env.TEST_DATABASE_URL;
  * statements, and every caller is served by the same ones.
  */
 describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)", () => {
-  const name = `trialdesk_test_prepared_${randomBytes(6).toString("hex")}`;
   let database: Database;
+  let copy: Awaited<ReturnType<typeof postgresCopy>> | undefined;
   let t: TestApp;
   let admin: Session;
   let staffA: Session;
@@ -43,11 +41,8 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     ).map((row) => row.name);
 
   beforeAll(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
-    await client.end();
-    database = openPostgres(withDatabase(adminUrl as string, name), 1);
+    copy = await postgresCopy();
+    database = openPostgres(copy.url, 1);
     t = await startApp("postgres", { database });
     const sites = await twoSites(t);
     admin = sites.admin;
@@ -60,10 +55,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
   afterAll(async () => {
     await t?.close();
     await database?.close();
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
+    await copy?.drop();
   });
 
   it("a record read by its key is prepared once; reading it again adds no statement", async () => {
@@ -275,7 +267,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
 
   /** A statement from another process (its own connection), e.g. another server's migration. */
   async function asAnotherProcess(statement: string) {
-    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
+    const other = new pg.Client({ connectionString: copy?.url });
     await other.connect();
     try {
       await other.query(statement);
@@ -321,7 +313,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     const first = await createTherapyCategory(database.db);
     const second = await createTherapyCategory(database.db);
     const area = await createTherapyArea(database.db, first.id as number);
-    const other = new pg.Client({ connectionString: withDatabase(adminUrl as string, name) });
+    const other = new pg.Client({ connectionString: copy?.url });
     await other.connect();
     try {
       // Another transaction holds the category the save is about to refer to…
