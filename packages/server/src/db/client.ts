@@ -14,6 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
 import { type ErrorCause, findCause } from "./error-causes";
+import { type ClientInternals, RoundTrips } from "./round-trips";
 
 /**
  * The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. Queries
@@ -206,18 +207,30 @@ export const defaultPostgresTimeouts: PostgresTimeouts = { connectTimeoutMs: 500
  */
 function stallSafeClient(answerTimeoutMs: number) {
   return class StallSafeClient extends pg.Client {
+    /** BEGIN ahead of a transaction's first statement, COMMIT behind its last (round-trips.ts). */
+    readonly #trips: RoundTrips;
+
+    constructor(config?: pg.ClientConfig) {
+      super(config);
+      this.#trips = new RoundTrips(this as unknown as ClientInternals, (text) => super.query({ text }));
+    }
+
     // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
     override query(...args: any[]): any {
       // A transaction's statements come here directly, in their caller's context.
       args[0] = namedIfPrepared(args[0], args[1]);
       const connection = (this as unknown as { connection?: { stream?: { destroy: () => void } } })
         .connection;
+      const callbackAt = args.findIndex((arg) => typeof arg === "function");
+      if (callbackAt < 0) {
+        const local = this.#trips.answerLocally(args[0], args[1]);
+        if (local) return local;
+      }
       const timer = setTimeout(() => connection?.stream?.destroy(), answerTimeoutMs);
       const done = (error?: unknown) => {
         clearTimeout(timer);
         if (error) retire(args[0], error);
       };
-      const callbackAt = args.findIndex((arg) => typeof arg === "function");
       if (callbackAt >= 0) {
         const callback = args[callbackAt];
         args[callbackAt] = (...result: unknown[]) => {
@@ -226,10 +239,13 @@ function stallSafeClient(answerTimeoutMs: number) {
         };
         return super.query(...(args as Parameters<pg.Client["query"]>));
       }
-      const result: unknown = super.query(...(args as Parameters<pg.Client["query"]>));
+      const result = this.#trips.send(
+        args[0],
+        args[1],
+        () => super.query(...(args as Parameters<pg.Client["query"]>)) as unknown as Promise<unknown>,
+      );
       // Registered before the caller's own handlers, so a stale name is retired before anyone retries.
-      if (result instanceof Promise) result.then(() => done(), done);
-      else done();
+      result.then(() => done(), done);
       return result;
     }
   };

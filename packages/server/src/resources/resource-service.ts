@@ -38,6 +38,7 @@ import {
   type Tx,
   writeTogether,
 } from "../db/client";
+import { asLastStatement } from "../db/round-trips";
 import { cellText, parseCsvColumns } from "../http/csv";
 import { databaseError } from "../http/database-errors";
 import { conflict, notFound, validationError } from "../http/errors";
@@ -560,7 +561,9 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const { record, alongside } = await written(tx, { ...values, uuid }, null, input, ctx);
           const later = await def.afterChange?.(tx, null, record, alongside);
           const changes = [...diff(null, record), ...secretChanges(input)];
-          await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later);
+          await asLastStatement(() =>
+            recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later),
+          );
           return record;
         }),
       ).catch(mapDbError);
@@ -591,9 +594,11 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const { record: after, alongside } = await written(tx, values, locked.id, input, ctx);
           const later = await def.afterChange?.(tx, before, after, alongside);
           const changes = [...diff(before, after), ...secretChanges(input)];
-          if (changes.length > 0)
-            await recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later);
-          else await writeTogether(tx, later ?? []);
+          await asLastStatement(() =>
+            changes.length > 0
+              ? recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later)
+              : writeTogether(tx, later ?? []),
+          );
           return after;
         }),
       ).catch(mapDbError);
@@ -608,11 +613,13 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
           await tx.delete(table).where(eq(table.id, locked.id));
           const later = await def.afterChange?.(tx, before, null);
-          await recordAudit(
-            tx,
-            change,
-            { resource: def.name, uuid, action: "delete", changes: diff(before, null) },
-            later,
+          await asLastStatement(() =>
+            recordAudit(
+              tx,
+              change,
+              { resource: def.name, uuid, action: "delete", changes: diff(before, null) },
+              later,
+            ),
           );
         }),
       ).catch(mapDbError);
