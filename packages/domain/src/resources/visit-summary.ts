@@ -93,6 +93,12 @@ export type VisitSummaryRow = [
   cells: string,
 ];
 
+/** A patient's row of the compact answer, from its fields and its packed cells. */
+export const visitSummaryRow = (
+  p: Pick<VisitSummaryProfile, "patientUuid" | "barcode" | "firstName" | "lastName" | "screenNr" | "active">,
+  cells: string,
+): VisitSummaryRow => [p.patientUuid, p.barcode, p.firstName, p.lastName, p.screenNr, p.active, cells];
+
 const packedCell = /^(\d+)([a-z])(-?\d*)(?::(-?\d*))?(!?)$/;
 /** A kind's letter in a packed cell (VisitSummaryRow). */
 export const visitKindLetter = (kind: VisitKind) => String.fromCharCode(97 + visitKinds.indexOf(kind));
@@ -172,15 +178,7 @@ export function compactVisitSummary(summary: VisitSummary, asOf: string): Compac
   return {
     studyVisits: summary.studyVisits,
     asOf,
-    rows: summary.patientStudyProfiles.map((p) => [
-      p.patientUuid,
-      p.barcode,
-      p.firstName,
-      p.lastName,
-      p.screenNr,
-      p.active,
-      p.visits.map(packed).join(";"),
-    ]),
+    rows: summary.patientStudyProfiles.map((p) => visitSummaryRow(p, p.visits.map(packed).join(";"))),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type VisitSummaryVisit,
   visitKindLetter,
   visitKinds,
+  visitSummaryRow,
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -125,15 +126,7 @@ async function patientRows(
           where p.id = a.patient_id ${siteScope} ${oneSite} offset 0) p
       order by a.screen_nr nulls last, p.last_name, p.first_name, a.patient_id`,
   );
-  return rows.map((p) => [
-    p.patientUuid,
-    p.barcode,
-    p.firstName,
-    p.lastName,
-    p.screenNr,
-    p.active,
-    p.cells ?? "",
-  ]);
+  return rows.map((p) => visitSummaryRow(p, p.cells ?? ""));
 }
 
 /** The summary's answer, for /api/docs: the grid (VisitSummary), or its compact form with ?compact=true. */
