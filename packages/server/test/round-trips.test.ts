@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type pg from "pg";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, queryRows } from "../src/db/client";
 import { asLastStatement } from "../src/db/round-trips";
@@ -54,11 +54,19 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
     await db().execute(
       sql`create table rt_deferred (id int, constraint rt_deferred_once unique (id) deferrable initially deferred)`,
     );
+    // Counted on the pool's connection, and on any that replaces it (a test loses one on purpose).
+    const counted = new WeakSet<pg.PoolClient>();
+    const count = (client: pg.PoolClient) => {
+      if (counted.has(client)) return;
+      counted.add(client);
+      (client as unknown as { connection: pg.Connection }).connection.on("readyForQuery", () => {
+        roundTrips += 1;
+      });
+    };
     const pool = (db() as unknown as { $client: pg.Pool }).$client;
+    pool.on("connect", count);
     const connection = await pool.connect();
-    (connection as unknown as { connection: pg.Connection }).connection.on("readyForQuery", () => {
-      roundTrips += 1;
-    });
+    count(connection);
     connection.release();
   });
 
@@ -160,6 +168,29 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
 
   it("sends nothing for a transaction without statements", async () => {
     expect(await tripsOf(() => db().transaction(async () => {}))).toBe(0);
+  });
+
+  it("fails a transaction whose connection is lost midway, not the process; the next one gets a new connection", async () => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      const outcome = failure(
+        db().transaction(async (tx) => {
+          await tx.execute(sql`insert into rt_items (id) values (${1})`);
+          const [{ pid }] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`);
+          // Terminated while the transaction holds it, between two statements (a restart, an operator).
+          await admin.query("select pg_terminate_backend($1)", [pid]);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await asLastStatement(() => tx.execute(sql`insert into rt_items (id) values (${2})`));
+        }),
+      );
+      expect(await outcome).toMatch(/terminat|not queryable/i);
+    } finally {
+      await admin.end();
+    }
+    expect(await items()).toEqual([]);
+    await insert(3);
+    expect(await items()).toEqual([3]);
   });
 
   it("saves a patient visit in four round trips: the user, the check with BEGIN, the insert, the rest with COMMIT", async () => {

@@ -212,6 +212,10 @@ function stallSafeClient(answerTimeoutMs: number) {
 
     constructor(config?: pg.ClientConfig) {
       super(config);
+      // A client whose connection is lost while checked out (its backend terminated, the server
+      // restarted) emits 'error', which pg-pool listens for only while the client is idle: unheard, it
+      // crashed the process. Its statements fail on their own, and pg-pool drops it on release.
+      this.on("error", () => {});
       this.#trips = new RoundTrips(this as unknown as ClientInternals, (text) => super.query({ text }));
     }
 
