@@ -59,12 +59,15 @@ type CommitStep = { kind: "commit"; phase: "statement" | "commit" | "skipped"; t
 type Step = { kind: "begin" } | CommitStep;
 
 const answered = (command: string) => ({ command, rowCount: null, oid: null, rows: [], fields: [] });
-const textOf = (config: unknown) =>
-  typeof config === "string"
-    ? config
-    : typeof (config as QueryConfig | null)?.text === "string"
-      ? ((config as QueryConfig).text as string)
-      : null;
+/**
+ * A statement's text, lower case, when it is short enough to be transaction control (BEGIN, COMMIT,
+ * ROLLBACK, a savepoint's): every statement passes here, and copying a save's long texts to compare
+ * them would be work on every one.
+ */
+const controlText = (config: unknown) => {
+  const text = typeof config === "string" ? config : (config as QueryConfig | null)?.text;
+  return typeof text === "string" && text.length <= 64 ? text.trim().toLowerCase() : undefined;
+};
 
 export class RoundTrips {
   /** BEGIN was asked for and goes out with the next statement. */
@@ -97,7 +100,7 @@ export class RoundTrips {
    * already committed behind its last statement), else null.
    */
   answerLocally(config: unknown, values: unknown): Promise<unknown> | null {
-    const text = textOf(config)?.trim().toLowerCase();
+    const text = controlText(config);
     const plain = !(Array.isArray(values) && values.length > 0);
     if (text === "begin" && plain) {
       this.#beginDeferred = true;
