@@ -96,6 +96,9 @@ async function openRaw(url: string | null, dataDir: string): Promise<Raw & { clo
   if (url) {
     // The server's session settings (no JIT), so the floor differs from it by the app alone.
     const pool = new pg.Pool({ connectionString: url, max: 10, options: "-c jit=off" });
+    // pool.end() resolves once its clients are told to end, not once they have: the database's drop
+    // (WITH FORCE) right after can still terminate one, and an unheard 'error' would end the run.
+    pool.on("error", () => {});
     return {
       query: async (text, params) => (await pool.query(text, params)).rows,
       transaction: async (work) => {
