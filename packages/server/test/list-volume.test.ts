@@ -185,8 +185,8 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     ).toContain("patients_search_text_trgm");
   });
 
-  /** The SQL the list sends, read through a logging copy of the database connection. */
-  async function listSql(def: never, query: Record<string, string>) {
+  /** A list call through a logging copy of the database connection: its answer and the SQL it sent. */
+  async function loggedList(def: never, query: Record<string, string>) {
     const statements: { sql: string; params: unknown[] }[] = [];
     const logger = { logQuery: (text: string, params: unknown[]) => statements.push({ sql: text, params }) };
     const client = (t.database.db as unknown as { $client: never }).$client;
@@ -194,7 +194,63 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
       kind === "pglite"
         ? drizzlePglite({ client, casing: "snake_case", logger })
         : drizzlePg({ client, casing: "snake_case", logger });
-    await resourceService(db as never, def).list(query, { id: 0, isAdmin: true, siteIds: [] } as never, 50);
+    const answer = await resourceService(db as never, def).list(
+      query,
+      { id: 0, isAdmin: true, siteIds: [] } as never,
+      50,
+    );
+    return { answer, statements };
+  }
+
+  it("reads a search's matches once when its page ends the list, and counts them beside a full page", async () => {
+    const search = async (query: Record<string, string>) => {
+      const { answer, statements } = await loggedList(patientsResource as never, {
+        format: "list",
+        siteId: String(bigSite.id),
+        ...query,
+      });
+      // Each condition on the search text in what was sent reads the matches once.
+      const reads = statements.flatMap((s) => s.sql.match(/search_text/g) ?? []).length;
+      return { total: answer.pagination.total, ids: answer.items.map((p) => (p as PatientRow).id), reads };
+    };
+    const matching = async (word: string, order = sql`id`) =>
+      (
+        await queryRows<{ id: number }>(
+          t.database.db,
+          sql`select id from patients where recorder_site_id = ${bigSite.id}
+            and search_text like search_fold(${`%${word}%`}) order by ${order}`,
+        )
+      ).map((r) => r.id);
+
+    // One patient by barcode: the page is the whole answer, and its length the count.
+    const one = await search({ searchTerm: "VOL-000042" });
+    expect(one).toEqual({ total: 1, ids: await matching("VOL-000042"), reads: 1 });
+    const none = await search({ searchTerm: "VOL-999999" });
+    expect(none).toEqual({ total: 0, ids: [], reads: 1 });
+
+    // 2,513 Annas: a full page, counted beside it; the last page ends the list and tells the count.
+    const annas = await matching("anna");
+    expect(annas.length).toBeGreaterThan(100);
+    const first = await search({ searchTerm: "anna", pagesize: "50" });
+    expect(first).toEqual({ total: annas.length, ids: annas.slice(0, 50), reads: 2 });
+    const lastPage = Math.ceil(annas.length / 50);
+    const last = await search({ searchTerm: "anna", pagesize: "50", page: String(lastPage) });
+    expect(last).toEqual({ total: annas.length, ids: annas.slice((lastPage - 1) * 50), reads: 1 });
+    const past = await search({ searchTerm: "anna", pagesize: "50", page: String(lastPage + 1) });
+    expect(past).toEqual({ total: annas.length, ids: [], reads: 2 });
+
+    // Every patient has an "a": past the bound the first page answers the least number known, and
+    // the last page (rows 10,001 to 10,050) the exact one.
+    const all = await search({ searchTerm: "a", pagesize: "50" });
+    expect(all.total).toBe(countBound + 1);
+    const end = await search({ searchTerm: "a", pagesize: "50", page: "201" });
+    expect(end).toMatchObject({ total: bigSiteSize, reads: 1 });
+    expect(end.ids).toHaveLength(50);
+  });
+
+  /** The SQL the list sends for its page, planned by EXPLAIN. */
+  async function listSql(def: never, query: Record<string, string>) {
+    const { statements } = await loggedList(def, query);
     const rows = statements.find((s) => s.sql.includes("= any(array(")) as (typeof statements)[number];
     // The page's ids: the subquery that walks the order (the outer query only sorts those 51 rows).
     const explained = await queryRows<{ "QUERY PLAN": unknown }>(

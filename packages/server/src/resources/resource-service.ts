@@ -454,19 +454,25 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       /** The page's rows (one more if more follow), and the count that rode along with them. */
       let read: Row[];
       let carried: number | undefined;
+      const countAlone = () => queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`);
       if (keepsRows && searched) {
-        // A search's ids and count are planned for its words, alone; the rows of those ids are then
-        // read by a statement built and planned once per format and order (decision 166).
-        const page = (await pageIds({ id: table.id, [totalField]: boundedCount })) as ({
-          id: number;
-        } & Counted)[];
-        carried = page[0]?.[totalField];
-        read =
+        // A search's ids are planned for its words, alone; the rows of those ids are then read by a
+        // statement built and planned once per format and order (decision 166).
+        const page = (await pageIds({ id: table.id })) as { id: number }[];
+        // A page with room to spare ends the list, so it tells the count: a search finding a few
+        // patients (a barcode, a name) does not read its matches a second time to count them
+        // (decision 175). Otherwise they are counted beside the read of the page's rows.
+        const endsList = page.length <= pageSize && (page.length > 0 || offset === 0);
+        const [rowsRead, count] = await Promise.all([
           page.length === 0
             ? []
-            : ((await rowsByIds(format, q.order ?? defaultSort, descending, orderBy).execute({
+            : (rowsByIds(format, q.order ?? defaultSort, descending, orderBy).execute({
                 ids: intArray(page.map((row) => row.id)),
-              })) as Row[]);
+              }) as Promise<Row[]>),
+          endsList ? offset + page.length : countAlone().then(([row]) => row.total),
+        ]);
+        read = rowsRead;
+        carried = count;
       } else {
         const rowsOf = keepsRows
           ? select(db, format, withTotal).where(sql`${table.id} = any(array(${pageIds({ id: table.id })}))`)
@@ -479,7 +485,6 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         read = withCount.map(({ [totalField]: _, ...row }) => row as Row);
       }
       const rows = read.slice(0, pageSize);
-      const countAlone = () => queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`);
       const counted = Number(carried ?? (await run(countAlone))[0].total);
       const total =
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
