@@ -248,6 +248,49 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     expect(end.ids).toHaveLength(50);
   });
 
+  it("looks up a search's patients first and reads their visits by patient; past the list bound, by a subquery", async () => {
+    type VisitRow = { patientVisitId: number };
+    const search = async (word: string) => {
+      const { answer, statements } = await loggedList(patientVisitsResource as never, {
+        siteId: String(bigSite.id),
+        searchTerm: word,
+        pagesize: "50",
+      });
+      const expected = await queryRows<{ id: number }>(
+        t.database.db,
+        sql`select pv.id from patient_visits pv join patients p on p.id = pv.patient_id
+          where p.recorder_site_id = ${bigSite.id} and p.search_text like search_fold(${`%${word}%`})
+          order by pv.visit_date desc, pv.visit_time desc, pv.id desc`,
+      );
+      // The list's statements that read the search text themselves (past the bound only).
+      const reads = statements.filter(
+        (s) => s.sql.includes('"patient_visits"') && s.sql.includes("search_text"),
+      ).length;
+      const ids = (answer.items as VisitRow[]).map((v) => v.patientVisitId);
+      return { ids, total: answer.pagination.total, reads, expected: expected.map((r) => r.id) };
+    };
+
+    const one = await search("VOL-000042");
+    expect(one.expected).toHaveLength(2);
+    expect(one).toMatchObject({ ids: one.expected, total: 2, reads: 0 });
+
+    // 2,513 Annas are more than a list of ids takes: the list asks for them by a subquery.
+    const annas = await search("Anna");
+    expect(annas.expected.length).toBeGreaterThan(50);
+    expect(annas.total).toBe(annas.expected.length);
+    expect(annas.ids).toEqual(annas.expected.slice(0, 50));
+    expect(annas.reads).toBeGreaterThan(0);
+
+    // A word too short for the trigram index, in every patient: matched along the list's order.
+    const short = await search("a");
+    expect(short.total).toBe(short.expected.length);
+    expect(short.ids).toEqual(short.expected.slice(0, 50));
+    expect(short.reads).toBeGreaterThan(0);
+
+    const none = await search("VOL-999999");
+    expect(none).toMatchObject({ ids: [], total: 0, reads: 0 });
+  });
+
   /** The SQL the list sends for its page, planned by EXPLAIN. */
   async function listSql(def: never, query: Record<string, string>) {
     const { statements } = await loggedList(def, query);

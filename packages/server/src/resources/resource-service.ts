@@ -18,7 +18,6 @@ import {
   getTableColumns,
   getTableName,
   is,
-  or,
   type Placeholder,
   SQL,
   type SQLWrapper,
@@ -53,11 +52,12 @@ import {
   type WriteContext,
 } from "./resource-definition";
 import {
-  containsWord,
   intArray,
   type KeysetKey,
   keysetAfter,
+  keysOfWords,
   parseQuery,
+  wordInColumns,
   zodFieldErrors,
 } from "./resource-query";
 import { anyAdministrator, anyStaffMember, siteIdsOf } from "./site-scope";
@@ -366,16 +366,23 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     format?: string;
   };
 
-  /** The rows a list call means: the user's scope, the search and the filters. */
-  function listWhere(q: ListParams, user: SessionUser | null): SQL | undefined {
+  /** The words of a list call's search (the whole term unless the resource searches by word). */
+  function searchWords(q: ListParams): string[] {
     const term = q.searchTerm?.trim();
+    if (!term) return [];
+    return def.searchByWord ? term.split(/\s+/).slice(0, maxSearchWords) : [term];
+  }
+
+  /**
+   * The rows a list call means: the user's scope, the search and the filters. A search in another
+   * table's columns first looks up what each word matches there (keysOfWords).
+   */
+  async function listWhere(q: ListParams, user: SessionUser | null): Promise<SQL | undefined> {
+    const words = searchWords(q);
+    const found = await keysOfWords(db, words, def.search);
     const conditions: (SQL | undefined)[] = [def.scope?.(user)];
-    if (term) {
-      const parts = def.searchByWord ? term.split(/\s+/).slice(0, maxSearchWords) : [term];
-      conditions.push(
-        and(...parts.map((part) => or(...def.search.map((column) => containsWord(column, part))))),
-      );
-    }
+    if (words.length > 0)
+      conditions.push(and(...words.map((word, w) => wordInColumns(def.search, word, w, found))));
     for (const [key, filter] of Object.entries(def.filters ?? {})) {
       if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
     }
@@ -414,7 +421,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const q = parseQuery(listQuery, query) as ListParams & z.infer<typeof listQuery>;
       const pageSize = q.pagesize ?? defaultPageSize;
       const format = q.format ?? def.listFormat ?? "view";
-      const where = listWhere(q, user);
+      const where = await listWhere(q, user);
       const { keys, descending, orderBy } = listOrder(q);
       const offset = (q.page - 1) * pageSize;
       const shape = formats[format];
@@ -503,7 +510,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const q = parseQuery(exportQuery, query) as ListParams & { columns?: string };
       const format = q.format ?? def.listFormat ?? "view";
       const columns = parseCsvColumns(q.columns, exportColumns(format));
-      const where = listWhere(q, user);
+      const where = await listWhere(q, user);
       const { keys, descending, orderBy } = listOrder(q);
       const shape = formats[format];
       // A key is never null only when it is a NOT NULL column of the base table that no outer join empties.

@@ -14,7 +14,7 @@ import { validationError } from "../../http/errors";
 import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
-import { byName, defineResource, foldedText } from "../resource";
+import { byName, defineResource, foldedText, throughKey } from "../resource";
 import { anyAdministrator, anyStaffMember, siteIdsOf } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -153,8 +153,13 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   // The most recent visits first.
   defaultSort: "visitDate",
   defaultDirection: "desc",
-  // The patient by the patient search's text (names without their accents, barcode, SSN, phones).
-  search: [foldedText(patients.searchText), studies.workingName, visits.name],
+  // The patient by the patient search's text (names without their accents, barcode, SSN, phones),
+  // the study and the visit: each looked up first, the visits then read by their keys (decision 176).
+  search: [
+    throughKey(patientVisits.patientId, patients.id, foldedText(patients.searchText)),
+    throughKey(patientVisits.studyId, studies.id, studies.workingName),
+    throughKey(patientVisits.visitId, visits.id, visits.name),
+  ],
   filters: {
     /** The active site's visits (through their patients). */
     siteId: {

@@ -16,7 +16,7 @@ import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
-import { byName, defineResource, foldedText } from "../resource";
+import { byName, defineResource, foldedText, throughKey } from "../resource";
 import type { Row } from "../resource-definition";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
@@ -79,8 +79,13 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     active: studyPatients.active,
   },
   // By word: every word in the patient search's text (names without their accents, barcode, SSN,
-  // phones) or the screen or random number.
-  search: [foldedText(patients.searchText), studyPatients.screenNr, studyPatients.randomNr],
+  // phones), looked up first and the assignments read by patient (decision 176), or the screen or
+  // random number.
+  search: [
+    throughKey(studyPatients.patientId, patients.id, foldedText(patients.searchText)),
+    studyPatients.screenNr,
+    studyPatients.randomNr,
+  ],
   searchByWord: true,
   filters: {
     /** A patient's assignments: the lookup of spec §7 (GET study-patients?pid={patientId}). */

@@ -13,7 +13,7 @@ import {
   worklistHorizonDays,
   worklistStates,
 } from "@trialdesk/domain";
-import { and, or, type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
@@ -22,7 +22,19 @@ import type { Deps } from "../../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
-import { containsWord, exportBatchSize, foldedText, intArray, keysetAfter, parseQuery } from "../resource";
+import { patients } from "../patients/patients.table";
+import {
+  exportBatchSize,
+  foldedText,
+  intArray,
+  keysetAfter,
+  keysOfWords,
+  parseQuery,
+  throughKey,
+  wordInColumns,
+} from "../resource";
+import { studies } from "../studies/studies.table";
+import { visits } from "../visits/visits.table";
 import { statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
@@ -99,48 +111,24 @@ const visit = lookup("visits", "visit_id");
 const countKey = <S extends WorklistState>(state: S) => `count:${state}` as const;
 type Counts = { [S in WorklistState as `count:${S}`]: number };
 
-/** Patients a word may match and still be passed on as a list of ids (beyond: a subquery). */
-const listedPatientsBound = 2_000;
-/** The patient search's text (decision 134), kept folded (no case, no accents). */
-const searchText = foldedText(sql`p.search_text`);
+/** The patient (the patient search's text, decision 134), the study's working name, the visit's name. */
+const searchColumns = [
+  throughKey(sql`vs.patient_id`, patients.id, foldedText(patients.searchText), false),
+  throughKey(sql`vs.study_id`, studies.id, studies.workingName, false),
+  throughKey(sql`vs.visit_id`, visits.id, visits.name, false),
+];
 
 /**
- * Every typed word must match the patient (name, barcode, SSN or phone: the patient search's text),
- * the study's working name or the visit's name. Each word's matches are looked up first, one query
- * for all words, and passed on as lists of ids: the planner then knows how few rows a rare word
- * means and reads them by patient (a rare name: ~0.8 s → a few ms at a 50,000-assignment site)
- * instead of walking the site's whole worklist range in order.
+ * Every typed word must match the patient (name, barcode, SSN or phone), the study or the visit. Each
+ * word's matches are looked up first and passed on as lists of ids (keysOfWords): the planner then
+ * knows how few rows a rare word means and reads them by patient (a rare name: ~0.8 s → a few ms at a
+ * 50,000-assignment site) instead of walking the site's whole worklist range in order.
  */
 async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
   const words = (text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
   if (words.length === 0) return sql`true`;
-  const [found] = await queryRows<Record<string, number[]>>(
-    db,
-    sql`select ${sql.join(
-      words.map(
-        (word, i) => sql`array(select p.id from patients p where ${containsWord(searchText, word)}
-            limit ${listedPatientsBound + 1}) as ${sql.identifier(`p${i}`)},
-          array(select s.id from studies s where ${containsWord(sql`s.working_name`, word)}) as ${sql.identifier(`s${i}`)},
-          array(select v.id from visits v where ${containsWord(sql`v.name`, word)}) as ${sql.identifier(`v${i}`)}`,
-      ),
-      sql`, `,
-    )}`,
-  );
-  const anyOf = (column: string, ids: number[]) =>
-    ids.length > 0 ? sql`${sql.raw(column)} = any(${intArray(ids)}::int[])` : undefined;
-  return and(
-    ...words.map((word, i) => {
-      const patientIds = found[`p${i}`];
-      const byPatient =
-        patientIds.length > listedPatientsBound
-          ? sql`vs.patient_id in (select p.id from patients p where ${containsWord(searchText, word)})`
-          : anyOf("vs.patient_id", patientIds);
-      return (
-        or(byPatient, anyOf("vs.study_id", found[`s${i}`]), anyOf("vs.visit_id", found[`v${i}`])) ??
-        sql`false`
-      );
-    }),
-  ) as SQL;
+  const found = await keysOfWords(db, words, searchColumns);
+  return and(...words.map((word, w) => wordInColumns(searchColumns, word, w, found))) as SQL;
 }
 
 /**
