@@ -406,9 +406,12 @@ async function runSize(size: BenchSize) {
         ];
         // PGlite's folder is the server's now: there the worklist has no floor.
         const floor = own.url ? await openRaw(own.url, own.dataDir) : null;
+        // Before the visit summary (last when it is not run), in the table as in the run.
+        const summaryAt = results.findIndex((r) => r.call.startsWith("visit summary"));
+        const at = summaryAt < 0 ? results.length : summaryAt;
         worklistCases.forEach((c, i) => {
-          results.splice(10 + i, 0, { call: c.call } as Result);
-          httpCases.splice(10 + i, 0, {
+          results.splice(at + i, 0, { call: c.call } as Result);
+          httpCases.splice(at + i, 0, {
             name: c.call,
             http: { method: "GET", path: c.path, headers: auth },
             raw: async () => {},

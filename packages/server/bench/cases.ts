@@ -147,6 +147,25 @@ function createdPatient(f: Fixtures) {
   return { ...input, patientDetail: { ...input.patientDetail, firstName: "Bench", lastName: "Created" } };
 }
 
+/** A page of patient visits, newest first, with the list's columns; the count beside it. */
+function visitPage(raw: Raw, where: string, params: unknown[]) {
+  return Promise.all([
+    raw.query(
+      `select pv.id, pv.uuid, (select sp.screen_nr from study_patients sp where sp.patient_id = pv.patient_id
+           and sp.study_id = pv.study_id order by sp.active desc, sp.start_date desc nulls last, sp.id desc limit 1)
+           as screen_number,
+         p.last_name || ' ' || p.first_name as patient_name, s.working_name, v.name, pv.visit_date, pv.visit_status
+       from (select id from patient_visits where ${where}
+         order by visit_date desc, visit_time desc, id desc limit ${pageSize}) page
+       join patient_visits pv on pv.id = page.id join patients p on p.id = pv.patient_id
+       join studies s on s.id = pv.study_id join visits v on v.id = pv.visit_id
+       order by pv.visit_date desc, pv.visit_time desc, pv.id desc`,
+      params,
+    ),
+    raw.query(boundedCount(`from patient_visits where ${where}`), params),
+  ]);
+}
+
 const likeWord = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Every word in the name, barcode, SSN or a phone (the patient search of decision 67), by trigrams
  * (the search text is kept folded, so LIKE on the folded word). */
@@ -249,24 +268,24 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
     {
       name: "patient visits of the site, newest first",
       http: { method: "GET", path: `/api/patient-visits?${site}&pagesize=${pageSize}`, headers: auth },
-      raw: (raw) => {
-        const where = "patient_id in (select id from patients where recorder_site_id = $1)";
-        return Promise.all([
-          raw.query(
-            `select pv.id, pv.uuid, (select sp.screen_nr from study_patients sp where sp.patient_id = pv.patient_id
-                 and sp.study_id = pv.study_id order by sp.active desc, sp.start_date desc nulls last, sp.id desc limit 1)
-                 as screen_number,
-               p.last_name || ' ' || p.first_name as patient_name, s.working_name, v.name, pv.visit_date, pv.visit_status
-             from (select id from patient_visits where ${where}
-               order by visit_date desc, visit_time desc, id desc limit ${pageSize}) page
-             join patient_visits pv on pv.id = page.id join patients p on p.id = pv.patient_id
-             join studies s on s.id = pv.study_id join visits v on v.id = pv.visit_id
-             order by pv.visit_date desc, pv.visit_time desc, pv.id desc`,
-            [f.siteId],
-          ),
-          raw.query(boundedCount(`from patient_visits where ${where}`), [f.siteId]),
-        ]);
+      raw: (raw) =>
+        visitPage(raw, "patient_id in (select id from patients where recorder_site_id = $1)", [f.siteId]),
+    },
+    {
+      // Decision 176: the barcode's patient is looked up first, and its visits read by patient.
+      name: "patient visits searched by a barcode",
+      http: {
+        method: "GET",
+        path: `/api/patient-visits?${site}&pagesize=${pageSize}&searchTerm=${encodeURIComponent(f.barcode)}`,
+        headers: auth,
       },
+      raw: (raw) =>
+        visitPage(
+          raw,
+          `patient_id = any(array(select id from patients where ${searchWhere([f.barcode], 2)}))
+            and patient_id in (select id from patients where recorder_site_id = $1)`,
+          [f.siteId, likeWord(f.barcode)],
+        ),
     },
     // The worklist case is added by bench.ts when the server has GET /api/worklist.
     {
