@@ -72,7 +72,7 @@ const isKeyed = (column: SearchColumn): column is KeyedSearch => "through" in co
 /** Ids a keyed search column may pass on as a list for one word; beyond, it is a subquery. */
 export const listedKeysBound = 2_000;
 /** For each keyed search column, the ids each typed word matched there (by the word's place). */
-export type FoundKeys = Map<KeyedSearch, number[][]>;
+type FoundKeys = Map<KeyedSearch, number[][]>;
 
 /**
  * The ids each word matches in each keyed column's table, up to listedKeysBound + 1, in one statement.
@@ -80,7 +80,7 @@ export type FoundKeys = Map<KeyedSearch, number[][]>;
  * read them by the key's index: within an OR, a subquery's rows are unknown to it, and it walked the
  * list's whole order instead (a patient's barcode among a site's 540,000 patient visits: ~1.5 s).
  */
-export async function keysOfWords(db: Db, words: string[], columns: SearchColumn[]): Promise<FoundKeys> {
+async function keysOfWords(db: Db, words: string[], columns: SearchColumn[]): Promise<FoundKeys> {
   const keyed = columns.filter(isKeyed);
   const found: FoundKeys = new Map();
   if (keyed.length === 0 || words.length === 0) return found;
@@ -110,7 +110,7 @@ export async function keysOfWords(db: Db, words: string[], columns: SearchColumn
  * characters) in a joined table is matched there, row by row along the list's order, as it finds a
  * page soonest: its subquery read the whole table (the visits with an "a": 25 → 113 ms).
  */
-export function wordInColumns(columns: SearchColumn[], word: string, w: number, found: FoundKeys): SQL {
+function wordInColumns(columns: SearchColumn[], word: string, w: number, found: FoundKeys): SQL {
   const conditions = columns.map((column) => {
     if (!isKeyed(column)) return containsWord(column, word);
     const ids = found.get(column)?.[w];
@@ -120,6 +120,20 @@ export function wordInColumns(columns: SearchColumn[], word: string, w: number, 
     return sql`${column.through} in (select ${column.id} from ${column.id.table} where ${containsWord(column.column, word)})`;
   });
   return or(...conditions) ?? sql`false`;
+}
+
+/**
+ * A search's condition: every typed word in one of the columns, the keyed ones' matches looked up
+ * first (keysOfWords); none without words.
+ */
+export async function searchCondition(
+  db: Db,
+  words: string[],
+  columns: SearchColumn[],
+): Promise<SQL | undefined> {
+  if (words.length === 0) return undefined;
+  const found = await keysOfWords(db, words, columns);
+  return and(...words.map((word, w) => wordInColumns(columns, word, w, found)));
 }
 
 /**

@@ -55,9 +55,8 @@ import {
   intArray,
   type KeysetKey,
   keysetAfter,
-  keysOfWords,
   parseQuery,
-  wordInColumns,
+  searchCondition,
   zodFieldErrors,
 } from "./resource-query";
 import { anyAdministrator, anyStaffMember, siteIdsOf } from "./site-scope";
@@ -375,14 +374,13 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
 
   /**
    * The rows a list call means: the user's scope, the search and the filters. A search in another
-   * table's columns first looks up what each word matches there (keysOfWords).
+   * table's columns first looks up what each word matches there (searchCondition).
    */
   async function listWhere(q: ListParams, user: SessionUser | null): Promise<SQL | undefined> {
-    const words = searchWords(q);
-    const found = await keysOfWords(db, words, def.search);
-    const conditions: (SQL | undefined)[] = [def.scope?.(user)];
-    if (words.length > 0)
-      conditions.push(and(...words.map((word, w) => wordInColumns(def.search, word, w, found))));
+    const conditions: (SQL | undefined)[] = [
+      def.scope?.(user),
+      await searchCondition(db, searchWords(q), def.search),
+    ];
     for (const [key, filter] of Object.entries(def.filters ?? {})) {
       if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
     }
