@@ -327,6 +327,29 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     expect(page.map((n) => n["Index Name"])).toContain("patients_recorder_site_id_name_idx");
   });
 
+  it("EXPLAIN: a search by name tests the search text from the name index, without reading the rows", async () => {
+    // Zala: the last of the names, so the walk along the name order passes every other patient first.
+    const query = { format: "list", siteId: String(bigSite.id), order: "name", searchTerm: "zala" };
+    const { answer, statements } = await loggedList(patientsResource as never, query);
+    const zalas = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from patients where recorder_site_id = ${bigSite.id} and last_name = 'Zala'
+        order by first_name collate "und-x-icu", id limit 50`,
+    );
+    expect(answer.items.map((p) => (p as PatientRow).id)).toEqual(zalas.map((p) => p.id));
+    const page = statements.find((s) => s.sql.includes("search_text") && s.sql.includes("order by"));
+    expect(page).toBeDefined();
+    const { sql: text, params } = page as (typeof statements)[number];
+    const [explained] = await queryRows<{ "QUERY PLAN": unknown }>(
+      t.database.db,
+      sql.raw(`explain (format json) ${text.replace(/\$(\d+)/g, (_, n) => literal(params[Number(n) - 1]))}`),
+    );
+    const planJson = explained["QUERY PLAN"];
+    const plan = (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+    const walk = nodes(plan).find((n) => n["Index Name"] === "patients_recorder_site_id_name_idx");
+    expect(walk?.["Node Type"], JSON.stringify(plan)).toBe("Index Only Scan");
+  });
+
   it("EXPLAIN: a site's patient visits newest first come backwards along the visit-date index", async () => {
     const page = await listSql(patientVisitsResource as never, { siteId: String(bigSite.id) });
     expect(page.map((n) => n["Node Type"])).not.toContain("Sort");

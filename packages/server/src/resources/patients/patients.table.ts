@@ -57,7 +57,8 @@ export const patients = pgTable(
     // paged and counted from the index alone.
     index("patients_recorder_site_id_idx").on(t.recorderSiteId, t.id),
     // The list's order by name: last name then first name in the users' language (byName in
-    // resource.ts: the same collation, so these indexes serve the order), then id.
+    // resource.ts: the same collation, so these indexes serve the order), then id. Migration 0013 adds
+    // INCLUDE (search_text), which Drizzle cannot declare: a search by name tests it from the index.
     index("patients_name_idx").on(
       sql`${t.lastName} collate "und-x-icu"`,
       sql`${t.firstName} collate "und-x-icu"`,
