@@ -296,15 +296,7 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     const { statements } = await loggedList(def, query);
     const rows = statements.find((s) => s.sql.includes("= any(array(")) as (typeof statements)[number];
     // The page's ids: the subquery that walks the order (the outer query only sorts those 51 rows).
-    const explained = await queryRows<{ "QUERY PLAN": unknown }>(
-      t.database.db,
-      sql.join([
-        sql.raw("explain (format json) "),
-        sql.raw(rows.sql.replace(/\$(\d+)/g, (_, n) => literal(rows.params[Number(n) - 1]))),
-      ]),
-    );
-    const planJson = explained[0]["QUERY PLAN"];
-    const plan = (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+    const plan = await explained(rows);
     // Beside it, the bounded count that rides along with the page (an aggregate).
     const initPlan = nodes(plan).find(
       (n) => n["Parent Relationship"] === "InitPlan" && !nodes(n).some((m) => m["Node Type"] === "Aggregate"),
@@ -314,6 +306,16 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
   }
   const literal = (value: unknown) =>
     typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+  /** The plan of a statement the list sent, its parameters written in. */
+  async function explained(statement: { sql: string; params: unknown[] }) {
+    const text = statement.sql.replace(/\$(\d+)/g, (_, n) => literal(statement.params[Number(n) - 1]));
+    const [row] = await queryRows<{ "QUERY PLAN": unknown }>(
+      t.database.db,
+      sql.raw(`explain (format json) ${text}`),
+    );
+    const planJson = row["QUERY PLAN"];
+    return (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+  }
 
   it("EXPLAIN: a site's patients by name come in index order, without a sort", async () => {
     const page = await listSql(patientsResource as never, {
@@ -339,13 +341,7 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     expect(answer.items.map((p) => (p as PatientRow).id)).toEqual(zalas.map((p) => p.id));
     const page = statements.find((s) => s.sql.includes("search_text") && s.sql.includes("order by"));
     expect(page).toBeDefined();
-    const { sql: text, params } = page as (typeof statements)[number];
-    const [explained] = await queryRows<{ "QUERY PLAN": unknown }>(
-      t.database.db,
-      sql.raw(`explain (format json) ${text.replace(/\$(\d+)/g, (_, n) => literal(params[Number(n) - 1]))}`),
-    );
-    const planJson = explained["QUERY PLAN"];
-    const plan = (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+    const plan = await explained(page as (typeof statements)[number]);
     const walk = nodes(plan).find((n) => n["Index Name"] === "patients_recorder_site_id_name_idx");
     expect(walk?.["Node Type"], JSON.stringify(plan)).toBe("Index Only Scan");
   });
