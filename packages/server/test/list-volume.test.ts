@@ -20,6 +20,7 @@ type PatientRow = { id: number; lastName: string; firstName: string };
 type PlanNode = {
   "Node Type": string;
   "Index Name"?: string;
+  "Relation Name"?: string;
   "Parent Relationship"?: string;
   Plans?: PlanNode[];
 };
@@ -344,6 +345,49 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     const plan = await explained(page as (typeof statements)[number]);
     const walk = nodes(plan).find((n) => n["Index Name"] === "patients_recorder_site_id_name_idx");
     expect(walk?.["Node Type"], JSON.stringify(plan)).toBe("Index Only Scan");
+  });
+
+  it("EXPLAIN: the lookup of assigned patients asks a found patient's active assignment by its own index", async () => {
+    // Every other patient of the big site in the study, and closed assignments for some of the rest.
+    const [{ studyId }] = await queryRows<{ studyId: number }>(
+      t.database.db,
+      sql`select study_id as "studyId" from patient_visits limit 1`,
+    );
+    await bulkLoad(t.database.db, async (tx) => {
+      await tx.execute(sql`insert into study_patients (uuid, study_id, patient_id, active, close_reason)
+        select 'sp-' || gen_random_uuid(), ${studyId}, id, id % 2 = 0, case when id % 2 = 0 then null else 'EOS' end
+        from patients where recorder_site_id = ${bigSite.id} and (id % 2 = 0 or id % 10 = 1)`);
+    });
+    await t.database.db.execute(sql`vacuum analyze study_patients`);
+    const lookup = (searchTerm: string) =>
+      loggedList(patientsResource as never, {
+        format: "select",
+        siteId: String(bigSite.id),
+        onlyAssigned: "true",
+        order: "name",
+        searchTerm,
+      });
+    const assigned = await queryRows<{ id: number; barcode: string }>(
+      t.database.db,
+      sql`select id, barcode from patients where recorder_site_id = ${bigSite.id} and last_name = 'Zala'
+        and id % 2 = 0 order by first_name collate "und-x-icu", id`,
+    );
+    const zalas = (await lookup("zala")).answer;
+    expect(zalas.pagination.total).toBe(assigned.length);
+    expect(zalas.items.map((p) => (p as PatientRow).id)).toEqual(assigned.slice(0, 50).map((p) => p.id));
+
+    // One patient by barcode: its active assignment is asked from the partial index alone, not found
+    // by the patient's index among the closed ones and read from the table.
+    const { answer, statements } = await lookup(assigned[0].barcode);
+    expect(answer.items.map((p) => (p as PatientRow).id)).toEqual([assigned[0].id]);
+    const page = statements.find((s) => s.sql.includes("search_text") && s.sql.includes("order by"));
+    expect(page).toBeDefined();
+    const plan = nodes(await explained(page as (typeof statements)[number]));
+    const probes = plan.filter((n) => n["Relation Name"] === "study_patients");
+    expect(
+      probes.map((n) => [n["Node Type"], n["Index Name"]]),
+      JSON.stringify(plan),
+    ).toEqual([["Index Only Scan", "study_patients_active_patient_id_idx"]]);
   });
 
   it("EXPLAIN: a site's patient visits newest first come backwards along the visit-date index", async () => {

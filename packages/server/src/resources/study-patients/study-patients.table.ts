@@ -33,6 +33,8 @@ export const studyPatients = pgTable(
     // The close reason is mandatory when closed (spec §5).
     check("study_patients_closed_check", sql`${t.active} or ${t.closeReason} is not null`),
     fkIndex("study_patients", "patient_id", t.patientId),
+    // A patient's active assignments (the lookup of patients with one): asked from the index alone.
+    index("study_patients_active_patient_id_idx").on(t.patientId).where(sql`${t.active}`),
     fkIndex("study_patients", "started_by", t.startedBy),
     fkIndex("study_patients", "closed_by", t.closedBy),
     index("study_patients_study_id_screen_nr_idx").on(t.studyId, t.screenNr),
