@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, queryRows } from "../src/db/client";
+import { type Database, openPostgres, queryRows } from "../src/db/client";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, freshDatabase } from "./helpers";
+import { databaseKinds, freshDatabase, postgresCopy } from "./helpers";
 
 describe.each(databaseKinds)("the schema on %s", (kind) => {
   let database: Database;
@@ -44,6 +45,29 @@ describe.each(databaseKinds)("the schema on %s", (kind) => {
       expect(names).toContain(table);
     }
   });
+
+  it.runIf(kind === "postgres")(
+    "is migrated once by servers starting at the same moment on a new database: the second waits",
+    async () => {
+      const empty = await postgresCopy({ migrated: false });
+      const first = openPostgres(empty.url, 1);
+      const second = openPostgres(empty.url, 1);
+      try {
+        await Promise.all([first.migrate(), second.migrate()]);
+        const applied = await queryRows<{ n: number }>(
+          first.db,
+          sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+        );
+        const journal = JSON.parse(
+          readFileSync(new URL("../drizzle/meta/_journal.json", import.meta.url), "utf8"),
+        );
+        expect(applied).toEqual([{ n: journal.entries.length }]);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+        await empty.drop();
+      }
+    },
+  );
 
   it.runIf(kind === "postgres")(
     "runs its statements without JIT compiling, which costs more than it saves",

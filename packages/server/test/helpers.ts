@@ -20,8 +20,13 @@ export type DatabaseKind = "pglite" | "postgres";
 /** The database kinds this run tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const databaseKinds: DatabaseKind[] = inject("postgresTemplate") ? ["pglite", "postgres"] : ["pglite"];
 
-/** A copy of the migrated PostgreSQL template for one test file: its URL, and how to drop it. */
-export async function postgresCopy(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A copy of the migrated PostgreSQL template for one test file (or, `migrated: false`, a new empty
+ * database): its URL, and how to drop it.
+ */
+export async function postgresCopy({
+  migrated = true,
+} = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL as string;
   const name = `trialdesk_test_${randomBytes(6).toString("hex")}`;
   const asAdmin = async (statement: string) => {
@@ -33,7 +38,7 @@ export async function postgresCopy(): Promise<{ url: string; drop: () => Promise
       await admin.end();
     }
   };
-  await asAdmin(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+  await asAdmin(`CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${inject("postgresTemplate")}` : ""}`);
   return {
     url: withDatabase(adminUrl, name),
     drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),

@@ -1,18 +1,38 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config";
-import type { Database } from "../src/db/client";
+import { type Database, openPostgres } from "../src/db/client";
 import { users } from "../src/resources/users/users.table";
 import { demoAdmin } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { prepareDatabase } from "../src/startup";
-import { databaseKinds, freshDatabase, startApp, type TestApp } from "./helpers";
+import { databaseKinds, freshDatabase, postgresCopy, startApp, type TestApp } from "./helpers";
 
 describe("safer defaults", () => {
   it("listens on 127.0.0.1 for the embedded demo, on every address with a real PostgreSQL, or on HOST", () => {
     expect(loadConfig({}).host).toBe("127.0.0.1");
     expect(loadConfig({ DATABASE_URL: "postgres://db/trialdesk" }).host).toBe("0.0.0.0");
     expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+});
+
+describe.runIf(databaseKinds.includes("postgres"))("start-up of several servers on PostgreSQL", () => {
+  it("starts two servers at the same moment on a new database: both run, one creates the administrator", async () => {
+    const empty = await postgresCopy({ migrated: false });
+    const servers = [openPostgres(empty.url, 2), openPostgres(empty.url, 2)];
+    const env = { seed: "never" as const, adminEmail: "ops@example.org", adminPassword: "Steady-Otter-582" };
+    try {
+      const started = await Promise.all(servers.map((server) => prepareDatabase(server, env)));
+      expect(started.flatMap((s) => s.messages).sort()).toEqual([
+        "Administrator ops@example.org already exists: ADMIN_PASSWORD was not applied (npm run create-admin resets a password).",
+        "Administrator ops@example.org created (ADMIN_EMAIL).",
+      ]);
+      const admins = await servers[0].db.select().from(users).where(eq(users.email, env.adminEmail));
+      expect(admins).toHaveLength(1);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      await empty.drop();
+    }
   });
 });
 

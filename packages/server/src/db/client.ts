@@ -255,6 +255,9 @@ function stallSafeClient(answerTimeoutMs: number) {
   };
 }
 
+/** The advisory lock that servers migrating one PostgreSQL database take in turn (any fixed number). */
+const migrationLock = 7_301_326_014;
+
 export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTimeouts): Database {
   const pool = new PreparingPool({
     connectionString: url,
@@ -277,12 +280,17 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
     // Migrations may rightly run longer than a request's statement timeout (an index on a big table),
     // and start-up may be busy (PGlite migrating beside it in tests): generous limits here.
     migrate: async () => {
-      const migrator = new pg.Pool({
+      const migrator = new pg.Client({
         connectionString: url,
-        max: 1,
         connectionTimeoutMillis: Math.max(timeouts.connectTimeoutMs, 60_000),
       });
+      migrator.on("error", () => {});
+      await migrator.connect();
       try {
+        // Servers starting at the same moment take turns: each reads what is applied only once it
+        // holds the lock, so none runs a migration another has run (two at once crashed one of them).
+        // The lock is the session's, released when its connection ends, even if the process dies.
+        await migrator.query("select pg_advisory_lock($1)", [migrationLock]);
         await migratePg(drizzlePg({ client: migrator, casing }), { migrationsFolder });
       } finally {
         await migrator.end();

@@ -1,6 +1,5 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { pgErrorOf } from "../http/database-errors";
 import { users } from "../resources/users/users.table";
 import { upsertAdmin } from "./factories";
 
@@ -27,8 +26,9 @@ export async function createAdminIfMissing(
   try {
     return (await upsertAdmin(db, options)).created;
   } catch (error) {
-    // Another process created it at the same moment (unique e-mail): it exists, which is the point.
-    if (pgErrorOf(error)?.code === "23505") return false;
+    // Another process created it at the same moment (the unique e-mail refused this one, answered as
+    // "Email is already in use"): it exists, which is the point.
+    if (await adminExists(db, options.email)) return false;
     throw error;
   }
 }
