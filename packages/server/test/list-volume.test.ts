@@ -174,12 +174,10 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
       sql`select barcode from patients where ${where}`,
     );
     expect(found.map((p) => p.barcode)).toEqual(["SML-5"]);
-    const [explained] = await queryRows<{ "QUERY PLAN": unknown }>(
-      t.database.db,
-      sql`explain (format json) select id from patients where search_text like search_fold('%ERNŐ%')`,
-    );
-    const planJson = explained["QUERY PLAN"];
-    const plan = (typeof planJson === "string" ? JSON.parse(planJson) : planJson)[0].Plan as PlanNode;
+    const plan = await explained({
+      sql: "select id from patients where search_text like search_fold($1)",
+      params: ["%ERNŐ%"],
+    });
     expect(
       nodes(plan).map((n) => n["Index Name"]),
       JSON.stringify(plan),
@@ -307,7 +305,13 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
   }
   const literal = (value: unknown) =>
     typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
-  /** The plan of a statement the list sent, its parameters written in. */
+  /** The plan of the statement that read a searched list's page (its ids, in the list's order). */
+  async function searchedPagePlan(statements: { sql: string; params: unknown[] }[]) {
+    const page = statements.find((s) => s.sql.includes("search_text") && s.sql.includes("order by"));
+    expect(page).toBeDefined();
+    return explained(page as (typeof statements)[number]);
+  }
+  /** The plan of a statement, its parameters written in. */
   async function explained(statement: { sql: string; params: unknown[] }) {
     const text = statement.sql.replace(/\$(\d+)/g, (_, n) => literal(statement.params[Number(n) - 1]));
     const [row] = await queryRows<{ "QUERY PLAN": unknown }>(
@@ -340,9 +344,7 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
         order by first_name collate "und-x-icu", id limit 50`,
     );
     expect(answer.items.map((p) => (p as PatientRow).id)).toEqual(zalas.map((p) => p.id));
-    const page = statements.find((s) => s.sql.includes("search_text") && s.sql.includes("order by"));
-    expect(page).toBeDefined();
-    const plan = await explained(page as (typeof statements)[number]);
+    const plan = await searchedPagePlan(statements);
     const walk = nodes(plan).find((n) => n["Index Name"] === "patients_recorder_site_id_name_idx");
     expect(walk?.["Node Type"], JSON.stringify(plan)).toBe("Index Only Scan");
   });
@@ -380,9 +382,7 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
     // by the patient's index among the closed ones and read from the table.
     const { answer, statements } = await lookup(assigned[0].barcode);
     expect(answer.items.map((p) => (p as PatientRow).id)).toEqual([assigned[0].id]);
-    const page = statements.find((s) => s.sql.includes("search_text") && s.sql.includes("order by"));
-    expect(page).toBeDefined();
-    const plan = nodes(await explained(page as (typeof statements)[number]));
+    const plan = nodes(await searchedPagePlan(statements));
     const probes = plan.filter((n) => n["Relation Name"] === "study_patients");
     expect(
       probes.map((n) => [n["Node Type"], n["Index Name"]]),
