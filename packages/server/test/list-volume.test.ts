@@ -12,6 +12,7 @@ import { patientVisits } from "../src/resources/patient-visits/patient-visits.ta
 import { patientsResource } from "../src/resources/patients/patients.resource";
 import { patients } from "../src/resources/patients/patients.table";
 import { readsOtherTables, resourceService } from "../src/resources/resource";
+import { studyPatientsResource } from "../src/resources/study-patients/study-patients.resource";
 import { createSite, createStudy, createVisit } from "../src/seed/factories";
 import { bulkLoad, databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
@@ -388,6 +389,51 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
       probes.map((n) => [n["Node Type"], n["Index Name"]]),
       JSON.stringify(plan),
     ).toEqual([["Index Only Scan", "study_patients_active_patient_id_idx"]]);
+  });
+
+  // After the assigned patients' lookup above, which assigned patients of the big site to a study.
+  it("EXPLAIN: study patients searched by a common name are counted from their indexes, not row by row", async () => {
+    const search = async (searchTerm: string) => {
+      const { answer, statements } = await loggedList(studyPatientsResource as never, {
+        siteId: String(bigSite.id),
+        searchTerm,
+      });
+      const words = searchTerm.split(" ");
+      const expected = await queryRows<{ id: number }>(
+        t.database.db,
+        sql`select sp.id from study_patients sp join patients p on p.id = sp.patient_id
+          where p.recorder_site_id = ${bigSite.id}
+            and ${sql.join(
+              words.map((word) => sql`p.search_text like search_fold(${`%${word}%`})`),
+              sql` and `,
+            )}
+          order by sp.id`,
+      );
+      const ids = answer.items.map((row) => (row as { id: number }).id);
+      const count = statements.find((s) => s.sql.includes("count(*)") && s.sql.includes("search_text"));
+      return { ids, total: answer.pagination.total, expected: expected.map((r) => r.id), count };
+    };
+    // Assignments of the same patient found by each of its indexes; by the row, a filter on every one.
+    const bitmapOfPatients = (plan: PlanNode) =>
+      nodes(plan).some(
+        (n) => n["Node Type"] === "Bitmap Index Scan" && n["Index Name"] === "study_patients_patient_id_idx",
+      );
+
+    // 2,513 Annas, past the bound of a list of ids: the count asks them from the patient index and
+    // ORs them with the screen and random numbers' trigram indexes.
+    const annas = await search("anna");
+    expect(annas.expected.length).toBeGreaterThan(50);
+    expect(annas.total).toBe(annas.expected.length);
+    expect(annas.ids).toEqual(annas.expected.slice(0, 50));
+    expect(annas.count).toBeDefined();
+    const plan = await explained(annas.count as NonNullable<typeof annas.count>);
+    expect(bitmapOfPatients(plan), JSON.stringify(plan)).toBe(true);
+
+    // Two such words (every barcode has "VOL"): one asked by its index, the other tested by its hash.
+    const both = await search("anna vol");
+    expect(both.expected.length).toBeGreaterThan(50);
+    expect(both.total).toBe(both.expected.length);
+    expect(both.ids).toEqual(both.expected.slice(0, 50));
   });
 
   it("EXPLAIN: a site's patient visits newest first come backwards along the visit-date index", async () => {

@@ -376,15 +376,15 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    * The rows a list call means: the user's scope, the search and the filters. A search in another
    * table's columns first looks up what each word matches there (searchCondition).
    */
-  async function listWhere(q: ListParams, user: SessionUser | null): Promise<SQL | undefined> {
-    const conditions: (SQL | undefined)[] = [
-      def.scope?.(user),
-      await searchCondition(db, searchWords(q), def.search),
-    ];
+  async function listWhere(q: ListParams, user: SessionUser | null) {
+    const scope = def.scope?.(user);
+    const search = await searchCondition(db, searchWords(q), def.search);
+    const filters: (SQL | undefined)[] = [];
     for (const [key, filter] of Object.entries(def.filters ?? {})) {
-      if (q[key] !== undefined) conditions.push(filter.where(q[key] as never, user));
+      if (q[key] !== undefined) filters.push(filter.where(q[key] as never, user));
     }
-    return and(...conditions);
+    // The search has a form of its own for counting (searchCondition).
+    return { where: and(scope, search?.page, ...filters), countWhere: and(scope, search?.count, ...filters) };
   }
 
   /** A list call's order: its sort keys in turn, then id (and the row key), all one direction. */
@@ -419,7 +419,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const q = parseQuery(listQuery, query) as ListParams & z.infer<typeof listQuery>;
       const pageSize = q.pagesize ?? defaultPageSize;
       const format = q.format ?? def.listFormat ?? "view";
-      const where = await listWhere(q, user);
+      const { where, countWhere } = await listWhere(q, user);
       const { keys, descending, orderBy } = listOrder(q);
       const offset = (q.page - 1) * pageSize;
       const shape = formats[format];
@@ -433,8 +433,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
               .$dynamic() as PgSelect);
 
       // Counted exactly up to the bound only; beyond it the total is a lower bound (domain pager rule).
-      const bounded = base({ one: sql`1` }, !keepsRows || readsOtherTables(where, table))
-        .where(where)
+      const bounded = base({ one: sql`1` }, !keepsRows || readsOtherTables(countWhere, table))
+        .where(countWhere)
         .limit(countBound + 1)
         .as("bounded");
       // The count rides along with the page (its ids, or its rows), computed once (issue 14); only a
@@ -508,7 +508,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const q = parseQuery(exportQuery, query) as ListParams & { columns?: string };
       const format = q.format ?? def.listFormat ?? "view";
       const columns = parseCsvColumns(q.columns, exportColumns(format));
-      const where = await listWhere(q, user);
+      const { where } = await listWhere(q, user);
       const { keys, descending, orderBy } = listOrder(q);
       const shape = formats[format];
       // A key is never null only when it is a NOT NULL column of the base table that no outer join empties.

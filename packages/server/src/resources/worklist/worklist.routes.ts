@@ -125,7 +125,7 @@ const searchColumns = [
  */
 async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
   const words = (text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
-  return (await searchCondition(db, words, searchColumns)) ?? sql`true`;
+  return (await searchCondition(db, words, searchColumns))?.page ?? sql`true`;
 }
 
 /**
