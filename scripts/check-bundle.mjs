@@ -4,11 +4,13 @@
  * (packages/web/dist, or WEB_DIST / the first argument), follows index.html's entry script and
  * modulepreload links and every static import inside them (never a dynamic import(): lazily loaded
  * screens are not on the first screen), gzips each file and fails when the total is over budget.
+ * Also fails when one of those files lacks the .br and .gz the build writes beside it for the server
+ * to send as they are (packages/web/vite.config.ts), or when they do not decode to it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 
 const budgetBytes = 250 * 1024;
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -34,6 +36,7 @@ if (entries.length === 0) {
 const staticImport = /(?:\bimport|\bexport)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+\.js)["']/g;
 
 const sizes = new Map();
+const unencoded = [];
 const queue = entries.map((path) => path.replace(/^\//, ""));
 while (queue.length > 0) {
   const path = queue.shift();
@@ -45,6 +48,13 @@ while (queue.length > 0) {
   }
   const code = readFileSync(file);
   sizes.set(path, gzipSync(code, { level: 9 }).length);
+  for (const [suffix, decode] of [
+    [".br", brotliDecompressSync],
+    [".gz", gunzipSync],
+  ]) {
+    if (!existsSync(file + suffix) || !decode(readFileSync(file + suffix)).equals(code))
+      unencoded.push(path + suffix);
+  }
   for (const [, specifier] of code.toString("utf8").matchAll(staticImport)) {
     if (specifier.startsWith(".")) queue.push(posix.join(posix.dirname(path), specifier));
     else if (specifier.startsWith("/")) queue.push(specifier.slice(1));
@@ -58,4 +68,6 @@ for (const [path, size] of [...sizes].sort((a, b) => b[1] - a[1])) {
 }
 const verdict = total <= budgetBytes ? "within" : "OVER";
 console.log(`First screen: ${kb(total)} of gzipped JavaScript, ${verdict} the ${kb(budgetBytes)} budget.`);
-if (total > budgetBytes) process.exit(1);
+if (unencoded.length > 0)
+  console.error(`check-bundle: missing or not the file once decoded: ${unencoded.join(", ")}`);
+if (total > budgetBytes || unencoded.length > 0) process.exit(1);

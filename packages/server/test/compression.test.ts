@@ -12,6 +12,10 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
   let t: TestApp;
   let session: Session;
   const script = `console.log(${JSON.stringify("trialdesk ".repeat(400))});\n`;
+  const builtBrotli = zlib.brotliCompressSync(script, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+  });
+  const builtGzip = zlib.gzipSync(script, { level: 9 });
   beforeAll(async () => {
     const dist = await mkdtemp(path.join(os.tmpdir(), "trialdesk-dist-"));
     await mkdir(path.join(dist, "assets"));
@@ -20,6 +24,10 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
       `<!doctype html><title>Trialdesk</title><!-- ${"padding ".repeat(200)} -->`,
     );
     await writeFile(path.join(dist, "assets", "app-1234.js"), script);
+    // Another with the .br and .gz the web build writes beside each file (its precompress).
+    await writeFile(path.join(dist, "assets", "built-5678.js"), script);
+    await writeFile(path.join(dist, "assets", "built-5678.js.br"), builtBrotli);
+    await writeFile(path.join(dist, "assets", "built-5678.js.gz"), builtGzip);
     t = await startApp(kind, {
       config: { webDist: dist },
       // An answer past the size compressed on the request's own thread (decision 147).
@@ -120,5 +128,23 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-encoding"]).toBe("br");
     expect(zlib.brotliDecompressSync(page.rawPayload).toString("utf8")).toContain("<title>Trialdesk</title>");
+  });
+
+  it("sends the build's own .br and .gz of an asset as they are, and the asset to who takes neither", async () => {
+    const get = (encoding: string) =>
+      t.app.inject({ method: "GET", url: "/assets/built-5678.js", headers: { "accept-encoding": encoding } });
+    const br = await get("gzip, deflate, br");
+    expect(br.statusCode).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers["cache-control"]).toContain("immutable");
+    expect(br.rawPayload.equals(builtBrotli)).toBe(true);
+    const gz = await get("gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.rawPayload.equals(builtGzip)).toBe(true);
+    const plain = await get("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(script);
   });
 });

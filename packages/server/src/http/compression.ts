@@ -47,7 +47,7 @@ export function chosenEncoding(header: string | string[] | undefined): "br" | "g
  * process's time on a list of 50 patients under load; a whole body at once, with its size as brotli's
  * hint, costs a fraction of that (and the 1.3 MB visit summary compresses in half the time). Streams
  * (CSV exports) and the static web app are left to @fastify/compress, which skips an answer that
- * already has an encoding.
+ * already has an encoding: the web app's files go out as the build encoded them (static.ts).
  */
 export async function registerCompression(app: FastifyInstance) {
   // API routes answer JSON, which the hook below compresses: @fastify/compress's per-request hooks

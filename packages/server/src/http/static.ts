@@ -13,6 +13,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string) {
     await app.register(fastifyStatic, {
       root: webDist,
       prefix: "/",
+      // The build's .br and .gz siblings, sent as they are (the web build's precompress); a file
+      // without them is compressed per request (compression.ts).
+      preCompressed: true,
       // Hashed assets never change; index.html must always be fresh.
       setHeaders: (reply, file) =>
         reply.header(
