@@ -1,5 +1,5 @@
 import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
-import type { ListData, SiteOption } from "@trialdesk/domain";
+import type { ListData, MenuItem, SiteOption } from "@trialdesk/domain";
 import { api, type Query } from "./client";
 
 /**
@@ -13,6 +13,16 @@ export const queryKeys = {
   form: (resource: string, id: string | undefined) => [resource, "form", id] as const,
   lookup: (resource: string, query: Query) => [resource, "lookup", query] as const,
   history: (resource: string, uuid: string | undefined) => [resource, "history", uuid] as const,
+};
+
+/**
+ * The signed-in user's menu (spec §1, §6), as the server decides it: read once a page load, as it was
+ * when only the frame asked for it (it changes with the user's rights), and dropped at sign-out.
+ */
+export const myMenu = {
+  queryKey: ["me", "menu"] as const,
+  queryFn: () => api.get<MenuItem[]>("me/menu"),
+  staleTime: Number.POSITIVE_INFINITY,
 };
 
 export type MySites = { items: SiteOption[] };

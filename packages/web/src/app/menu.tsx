@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { MenuItem } from "@trialdesk/domain";
 import { Circle, type LucideIcon } from "lucide-react";
 import { NavLink } from "react-router";
-import { api } from "../api/client";
+import { myMenu } from "../api/queries";
 import * as menuIcons from "./menu-icons";
 
 /**
@@ -22,7 +22,7 @@ export function menuIcon(name: string | null | undefined): LucideIcon {
 }
 
 export function useMenu() {
-  return useQuery({ queryKey: ["me", "menu"], queryFn: () => api.get<MenuItem[]>("me/menu") });
+  return useQuery(myMenu);
 }
 
 export function Menu({ onNavigate }: { onNavigate?: () => void }) {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { api } from "../api/client";
 import { createSessionStore, useSession } from "./session";
 import {
+  demoMenu,
   demoSites,
   demoUser,
   fakeServer,
@@ -39,7 +40,7 @@ describe("start-up (spec §4 Authentication)", () => {
     expect(JSON.stringify({ ...localStorage })).not.toContain("access-1");
   });
 
-  it("asks for the user's sites beside the user, not after, and the site selector reuses that answer (issue 14)", async () => {
+  it("asks for the user's sites and menu beside the user, not after, and the frame reuses those answers (issue 14)", async () => {
     let answerMe = () => {};
     const me = new Promise<Reply>((resolve) => {
       answerMe = () => resolve({ data: demoUser });
@@ -47,10 +48,15 @@ describe("start-up (spec §4 Authentication)", () => {
     const server = fakeServer(signedInHandlers({ "GET /api/me": () => me as Promise<never> }));
     renderApp("/");
     await waitFor(() => expect(server.callsTo("GET", "/api/me/sites")).toHaveLength(1));
+    expect(server.callsTo("GET", "/api/me/menu")).toHaveLength(1);
     answerMe();
     await userEvent.click(await screen.findByTitle("Active site"));
     expect(await screen.findByRole("list", { name: "Sites" })).toHaveTextContent("Budapest");
+    await waitFor(() =>
+      expect(screen.getByRole("navigation", { name: "Main menu" })).toHaveTextContent(demoMenu[1].label),
+    );
     expect(server.callsTo("GET", "/api/me/sites")).toHaveLength(1);
+    expect(server.callsTo("GET", "/api/me/menu")).toHaveLength(1);
   });
 
   it("still signs in when the early sites call fails, and asks for the sites again", async () => {

@@ -2,7 +2,7 @@ import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import type { AuthResponse, SignedInUser, TokenResponse } from "@trialdesk/domain";
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from "react";
 import { ApiError, api, configureApi } from "../api/client";
-import { type MySites, mySites } from "../api/queries";
+import { type MySites, myMenu, mySites } from "../api/queries";
 import { loadConfig } from "./config";
 import { toast } from "./toast";
 
@@ -244,12 +244,15 @@ function errorText(error: unknown): string {
 
 /**
  * The app's session. Signing out drops every cached answer, so the next user never sees the previous
- * user's data. At start-up the user's sites are asked for beside the user, not after (issue 14).
+ * user's data. At start-up the user's sites and menu are asked for beside the user, not after it and
+ * the frame's first drawing (issue 14).
  */
 export const createAppSession = (queryClient: QueryClient) =>
   createSessionStore({
     onSignedOut: () => queryClient.clear(),
     alongsideUser: (user) => {
+      // A failure is the menu's query's to handle, as for the sites below.
+      void queryClient.prefetchQuery(myMenu);
       let early: Promise<MySites> | null = mySites(undefined).queryFn();
       // A failure is the site selector's query's to handle: it asks again as any query does.
       early.catch(() => {});
@@ -264,7 +267,8 @@ export const createAppSession = (queryClient: QueryClient) =>
           };
           void queryClient.prefetchQuery({ ...sites, queryFn });
         },
-        () => {},
+        // No user, no session: the menu is not kept for whoever signs in next.
+        () => queryClient.removeQueries({ queryKey: myMenu.queryKey }),
       );
     },
   });

@@ -56,8 +56,8 @@ export const defaultUser: SignedInUser = {
   siteIds: [],
 };
 const sessionPaths = new Set(["/config.json", "/api/token", "/api/me"]);
-/** The start-up's calls: the session's, and the user's sites that it asks for beside the user. */
-const startUpPaths = new Set([...sessionPaths, "/api/me/sites"]);
+/** The start-up's calls: the session's, and the user's sites and menu that it asks for beside the user. */
+const startUpPaths = new Set([...sessionPaths, "/api/me/sites", "/api/me/menu"]);
 const notFound: Reply = { status: 404, errorMessage: "Not found" };
 
 export type Reply = {
