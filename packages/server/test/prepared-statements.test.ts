@@ -1,7 +1,9 @@
+import type { WorklistData } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, namedStatementBudget, openPostgres, queryRows } from "../src/db/client";
+import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
 import {
   createPatient,
   createStudy,
@@ -30,6 +32,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
   let staffA: Session;
   let staffB: Session;
   let patientUuid: string;
+  let siteAId: number;
   let siteBId: number;
 
   const preparedNames = async () =>
@@ -48,6 +51,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     admin = sites.admin;
     staffA = sites.staffA;
     staffB = await t.signedInUser({ siteIds: [sites.siteB.id] });
+    siteAId = sites.siteA.id;
     siteBId = sites.siteB.id;
     patientUuid = (await createPatient(database.db, sites.siteA.id)).uuid as string;
   });
@@ -217,6 +221,46 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     // plan if it costs no more; planned afresh, the eight saves would show eight custom plans.
     expect(read.custom).toBeLessThanOrEqual(5);
     expect(read.generic).toBeGreaterThan(0);
+  });
+
+  it("the worklist's first page is one prepared statement that answers each caller by their own sites; other pages go unnamed", async () => {
+    const db = database.db;
+    const study = await createStudy(db, await setUpProject(t, "PS-2026-002"), { variant: "NORMAL" });
+    const visitIds: number[] = [];
+    for (let i = 0; i < 3; i++) visitIds.push((await createVisit(db, study.id, { name: `Week ${i}` })).id);
+    await createStudyplan(db, study.id, visitIds, [
+      [7, 1, 1],
+      [14, 1, 1],
+    ]);
+    // Staff of site A of their own: an earlier test takes site A from staffA.
+    const staffOfA = await t.signedInUser({ siteIds: [siteAId] });
+    const ownPatient = await createPatient(db, siteAId);
+    const otherPatient = await createPatient(db, siteBId);
+    for (const patient of [ownPatient, otherPatient])
+      await createStudyPatient(db, { patientId: patient.id, studyId: study.id }, { startDate: "2026-03-02" });
+    await rebuildVisitSchedules(db, { studyId: study.id });
+    const patientsOn = async (session: Session, query = "") => {
+      const res = await t.request<WorklistData>({
+        method: "GET",
+        url: `/api/worklist?asOf=2026-03-09${query}`,
+        session,
+      });
+      expect(res.status).toBe(200);
+      return new Set(res.body.data?.items.map((row) => row.patientUuid));
+    };
+
+    const before = await preparedNames();
+    expect(await patientsOn(staffOfA)).toContain(ownPatient.uuid);
+    const afterFirst = await preparedNames();
+    expect(afterFirst.length).toBe(before.length + 1);
+    // Staff of the other site by the same statement: their own patient, not a plan made for site A.
+    expect(await patientsOn(staffB)).toEqual(new Set([otherPatient.uuid]));
+    expect(await patientsOn(staffOfA)).not.toContain(otherPatient.uuid);
+    expect(await preparedNames()).toEqual(afterFirst);
+    // A later page and a search are planned for what they ask, unnamed.
+    expect((await patientsOn(staffB, "&pagesize=1&page=2")).size).toBe(1);
+    expect(await patientsOn(staffB, `&search=${otherPatient.barcode}`)).toEqual(new Set([otherPatient.uuid]));
+    expect(await preparedNames()).toEqual(afterFirst);
   });
 
   /**

@@ -3,6 +3,7 @@ import {
   type Plan,
   type RecordedVisit,
   scheduleVisits,
+  type VisitKind,
   type VisitState,
   type VisitStatus,
 } from "@trialdesk/domain";
@@ -384,7 +385,9 @@ export async function ensureVisitSchedules(db: Db): Promise<void> {
  */
 export function statePredicates(asOf: string, alias = "vs"): Record<VisitState, SQL> {
   const col = (name: string) => sql.raw(`${alias}.${name}`);
-  const kind = (value: string) => sql`${col("kind")} = ${value}`;
+  // The kind as a literal, not a parameter: only then can a statement's generic plan (the worklist's,
+  // named and planned once) use the worklist index, whose predicate excludes two kinds (decision 182).
+  const kind = (value: VisitKind) => sql.raw(`${alias}.kind = '${value}'`);
   const day = sql`${asOf}::date`;
   return {
     done: kind("done"),
