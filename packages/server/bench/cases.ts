@@ -1,5 +1,5 @@
 import { verify } from "@node-rs/argon2";
-import { countBound, newUuid, visitKindLetter, visitKinds } from "@trialdesk/domain";
+import { countBound, newUuid, visitSummaryDayZero } from "@trialdesk/domain";
 import { patientInput, patientVisitInput } from "../src/seed/factories";
 import type { HttpCall } from "./measure";
 
@@ -310,23 +310,16 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
              where v.study_id = $1 order by e.sequence nulls last, v.id`,
             [f.summaryStudyId],
           ),
-          // Each shown assignment's patient by id and its stored windows, packed (VisitSummaryRow):
-          // visit id, kind's letter, expected day, the visit day from it, the flag.
+          // Each shown assignment's patient by id and its stored windows' packed cells (VisitSummaryRow).
           raw.query(
             `select p.uuid, p.barcode, p.first_name, p.last_name, a.screen_nr, a.active,
-               (select string_agg(vs.visit_id::text
-                  || case vs.kind ${visitKinds.map((kind) => `when '${kind}' then '${visitKindLetter(kind)}'`).join(" ")} end
-                  || coalesce((vs.expected_date - $3::date)::text, '')
-                  || case when vs.visit_date is null then '' when vs.visit_date = vs.expected_date then ':'
-                       else ':' || (vs.visit_date - coalesce(vs.expected_date, $3::date))::text end
-                  || case when vs.booked_outside_window then '!' else '' end, ';')
-                from visit_schedule vs where vs.study_patient_id = a.id) as cells
+               (select string_agg(vs.cell, ';') from visit_schedule vs where vs.study_patient_id = a.id) as cells
              from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
                from study_patients sp where sp.study_id = $1 order by sp.patient_id, sp.active desc, sp.id desc) a
              cross join lateral (select p.uuid, p.barcode, p.first_name, p.last_name from patients p
                where p.id = a.patient_id and p.recorder_site_id = $2 offset 0) p
              order by a.screen_nr nulls last, p.last_name, p.first_name, a.patient_id`,
-            [f.summaryStudyId, f.siteId, asOf],
+            [f.summaryStudyId, f.siteId],
           ),
         ]);
         // The answer is JSON, as the server's is: one array per patient.
@@ -339,7 +332,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
           p.active,
           p.cells ?? "",
         ]);
-        return JSON.stringify({ studyVisits: columns, asOf, rows }).length;
+        return JSON.stringify({ studyVisits: columns, asOf, dayZero: visitSummaryDayZero, rows }).length;
       },
     },
     {

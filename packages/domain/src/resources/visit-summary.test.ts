@@ -3,6 +3,7 @@ import {
   compactVisitSummary,
   decodeVisitSummary,
   visitSummaryCell,
+  visitSummaryDayZero,
   visitSummaryDecoder,
 } from "./visit-summary";
 
@@ -38,6 +39,7 @@ describe("the compact visit summary", () => {
     const summary = decodeVisitSummary({
       studyVisits,
       asOf,
+      dayZero: asOf,
       rows: [
         [
           "pt-1",
@@ -90,7 +92,7 @@ describe("the compact visit summary", () => {
   });
 
   it("decides open visits by the window around the expected date: overdue the day after it closes", () => {
-    const decode = visitSummaryDecoder({ studyVisits, asOf });
+    const decode = visitSummaryDecoder({ studyVisits, asOf, dayZero: asOf });
     const state = (cells: string) => decode(["pt-1", "B", "A", "K", null, true, cells]).visits[0].state;
     // Expected 7 March +3: the window's last day is asOf itself, so still due; a day earlier, overdue.
     expect(state("6d-3")).toBe("due");
@@ -105,7 +107,7 @@ describe("the compact visit summary", () => {
   });
 
   it("packs a visit on its expected day as an empty offset, and reads back what compactVisitSummary packs", () => {
-    const decode = visitSummaryDecoder({ studyVisits, asOf });
+    const decode = visitSummaryDecoder({ studyVisits, asOf, dayZero: asOf });
     const [sameDay] = decode(["pt-1", "B", "A", "K", null, true, "7a-3:"]).visits;
     expect(sameDay).toEqual({
       visitId: 7,
@@ -116,14 +118,32 @@ describe("the compact visit summary", () => {
     const summary = decodeVisitSummary({
       studyVisits,
       asOf,
+      dayZero: asOf,
       rows: [["pt-1", "B", "A", "K", null, true, "9a:-40;6d5;5d-1;7c-10:1!;5b-2:-28"]],
     });
-    expect(compactVisitSummary(summary, asOf).rows[0][6]).toBe("7c-10:1!;5d-1;5b-2:-28;6d5;9a:-40");
+    expect(compactVisitSummary(summary, asOf, asOf).rows[0][6]).toBe("7c-10:1!;5d-1;5b-2:-28;6d5;9a:-40");
+    expect(decodeVisitSummary(compactVisitSummary(summary, asOf, asOf))).toEqual(summary);
+  });
+
+  it("counts the cells' days from the answer's day zero, and decides the states on asOf", () => {
+    const decode = visitSummaryDecoder({ studyVisits, asOf, dayZero: visitSummaryDayZero });
+    // 2025-01-01 + 434 days is 11 March 2026, inside visit 5's window (±2) on asOf, 10 March.
+    expect(decode(["pt-1", "B", "A", "K", null, true, "5d434;7c424:1"]).visits).toEqual([
+      { visitId: 7, expectedDate: "2026-03-01", visitDate: "2026-03-02", state: "booked" },
+      { visitId: 5, expectedDate: "2026-03-11", state: "due" },
+    ]);
+    const summary = decodeVisitSummary({
+      studyVisits,
+      asOf,
+      dayZero: asOf,
+      rows: [["pt-1", "B", "A", "K", null, true, "6d5;7c-10:1!"]],
+    });
+    expect(compactVisitSummary(summary, asOf).rows[0][6]).toBe("7c423:1!;6d438");
     expect(decodeVisitSummary(compactVisitSummary(summary, asOf))).toEqual(summary);
   });
 
   it("refuses a cell it cannot read instead of showing a wrong visit", () => {
-    const decode = visitSummaryDecoder({ studyVisits, asOf });
+    const decode = visitSummaryDecoder({ studyVisits, asOf, dayZero: asOf });
     expect(() => decode(["pt-1", "B", "A", "K", null, true, "5z-3"]).visits).toThrow(/5z-3/);
     expect(() => decode(["pt-1", "B", "A", "K", null, true, "a-3"]).visits).toThrow(/a-3/);
     expect(() => decode(["pt-1", "B", "A", "K", null, true, "5,3,,2"]).visits).toThrow();

@@ -67,19 +67,28 @@ export type VisitSummary = {
  */
 export type CompactVisitSummary = {
   studyVisits: VisitSummaryVisit[];
-  /** The day the states are for; the cells' dates are whole days from it. */
+  /** The day the states are for. */
   asOf: string;
+  /** The day the cells' dates are counted from (visitSummaryDayZero). */
+  dayZero: string;
   rows: VisitSummaryRow[];
 };
+
+/**
+ * The day a packed cell's days count from: fixed, so that PostgreSQL keeps each stored window's cell
+ * written (visit_schedule.cell) instead of writing 80,000 of them for every summary (decision 183).
+ */
+export const visitSummaryDayZero = "2025-01-01";
 
 /**
  * One patient: `cells` joins its cells with ";". A cell is `{visit id}{kind}{expected}`, then
  * `:{visit day}` when the visit has a date, then `!` for a booking outside its window:
  * - `kind`: a letter, `a` for the first of `visitKinds`, `b` for the second…;
- * - `expected`: the expected day, in days from `asOf` (negative before it), empty when there is none;
- * - `visit day`: in days from the expected day (from `asOf` when there is none), empty for the same day.
- * E.g. `31c-14:2` is visit 31, booked 2 days after its expected day, which was 14 days ago. A fifth
- * fewer bytes than each day in full, and a sixth less of PostgreSQL's time (issue 14). The day's
+ * - `expected`: the expected day, in days from `dayZero` (negative before it), empty when there is none;
+ * - `visit day`: in days from the expected day (from `dayZero` when there is none), empty for the same
+ *   day.
+ * E.g. `31c680:2` is visit 31, booked 2 days after its expected day, 12 November 2026. A fifth fewer
+ * bytes than each day in full (issue 14). The day's
  * state follows from the kind and the window (`stateAsOf`), the window from the expected date and the
  * column (`windowAround`).
  */
@@ -108,13 +117,13 @@ const kindOfLetter = (letter: string): VisitKind | undefined => visitKinds[lette
  * Reads compact rows back into profiles (cells in column order, as the plain answer has them). The
  * decoder keeps the dates it has written out, so decoding the rows in view, or all of them, stays cheap.
  */
-export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVisits" | "asOf">) {
+export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVisits" | "asOf" | "dayZero">) {
   const columns = new Map(summary.studyVisits.map((column, index) => [column.id, { column, index }]));
   const dates = new Map<number, string>();
   const date = (days: number): string => {
     let iso = dates.get(days);
     if (iso === undefined) {
-      iso = addDays(summary.asOf, days);
+      iso = addDays(summary.dayZero, days);
       dates.set(days, iso);
     }
     return iso;
@@ -164,8 +173,12 @@ export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVis
  * The compact form of a plain answer as of `asOf`, cells packed as the server packs them: for tests
  * and fixtures of the screen (the server packs in SQL). Each cell's kind is read from its state.
  */
-export function compactVisitSummary(summary: VisitSummary, asOf: string): CompactVisitSummary {
-  const days = (iso: string) => Math.round((Date.parse(iso) - Date.parse(asOf)) / 86_400_000);
+export function compactVisitSummary(
+  summary: VisitSummary,
+  asOf: string,
+  dayZero = visitSummaryDayZero,
+): CompactVisitSummary {
+  const days = (iso: string) => Math.round((Date.parse(iso) - Date.parse(dayZero)) / 86_400_000);
   const packed = (cell: VisitSummaryCell) => {
     const kind =
       cell.state === "due" || cell.state === "overdue" || cell.state === "upcoming" ? "open" : cell.state;
@@ -178,6 +191,7 @@ export function compactVisitSummary(summary: VisitSummary, asOf: string): Compac
   return {
     studyVisits: summary.studyVisits,
     asOf,
+    dayZero,
     rows: summary.patientStudyProfiles.map((p) => visitSummaryRow(p, p.visits.map(packed).join(";"))),
   };
 }

@@ -6,8 +6,7 @@ import {
   toIsoDate,
   type VisitSummaryRow,
   type VisitSummaryVisit,
-  visitKindLetter,
-  visitKinds,
+  visitSummaryDayZero,
   visitSummaryRow,
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
@@ -77,8 +76,10 @@ async function studyVisits(db: Db, studyId: number): Promise<VisitSummaryVisit[]
  * The grid's rows, compact (CompactVisitSummary): every patient assigned to the study (active or
  * closed) that the user may see (DESIGN §4: their sites; administrators all; `siteId` narrows to one of
  * them). A patient closed and assigned again is one row, with the active (else the latest) assignment.
- * Its cells are the stored visit windows of that assignment, packed by string_agg: PostgreSQL's JSON of
- * 80,000 cells took as long as the rest of the call (issue 14). One query: each shown assignment's
+ * Its cells are the stored visit windows of that assignment, each kept packed beside its row
+ * (visit_schedule.cell), joined by string_agg: PostgreSQL's JSON of 80,000 cells took as long as the
+ * rest of the call (issue 14), and writing each cell for every call half its time (decision 183). One
+ * query: each shown assignment's
  * patient is looked up by id (a join let the planner scan the site's 50,000 patients for 2,000) and
  * its cells read from the (assignment, visit) index, so assignments not shown cost nothing (a grouped
  * pass over the study's 80,000 cells spilled to disk).
@@ -87,16 +88,11 @@ async function patientRows(
   db: Db,
   studyId: number,
   user: SessionUser,
-  asOf: string,
   siteId?: number,
 ): Promise<VisitSummaryRow[]> {
   // Staff see their sites' patients (none without sites); administrators all.
   const siteScope = user.isAdmin ? sql`` : sql`and ${inSites(sql.raw("p.recorder_site_id"), user)}`;
   const oneSite = siteId === undefined ? sql`` : sql`and p.recorder_site_id = ${siteId}`;
-  // Each kind's letter (VisitSummaryRow); a CASE, as the kinds are text (array_position costs more).
-  const kindLetter = sql.raw(
-    `case vs.kind ${visitKinds.map((kind) => `when '${kind}' then '${visitKindLetter(kind)}'`).join(" ")} end`,
-  );
   const rows = await queryRows<{
     patientUuid: string;
     barcode: string;
@@ -107,16 +103,9 @@ async function patientRows(
     cells: string | null;
   }>(
     db,
-    // The cells as VisitSummaryRow describes them: visit id, kind's letter, expected day, the visit
-    // day from it (empty for the same day), the flag; by || (concat looks up each argument's type).
     sql`select p.uuid as "patientUuid", p.barcode, p.first_name as "firstName", p.last_name as "lastName",
         a.screen_nr as "screenNr", a.active,
-        (select string_agg(vs.visit_id::text || ${kindLetter}
-            || coalesce((vs.expected_date - ${asOf}::date)::text, '')
-            || case when vs.visit_date is null then '' when vs.visit_date = vs.expected_date then ':'
-                 else ':' || (vs.visit_date - coalesce(vs.expected_date, ${asOf}::date))::text end
-            || case when vs.booked_outside_window then '!' else '' end, ';')
-          from visit_schedule vs where vs.study_patient_id = a.id) as cells
+        (select string_agg(vs.cell, ';') from visit_schedule vs where vs.study_patient_id = a.id) as cells
       from (select distinct on (sp.patient_id) sp.id, sp.patient_id, sp.screen_nr, sp.active
           from ${studyPatients} sp
           where sp.study_id = ${studyId}
@@ -168,6 +157,7 @@ const summaryAnswer = answers(
       .object({
         studyVisits: z.array(summaryVisit),
         asOf: day,
+        dayZero: day.describe("the day the cells' days count from"),
         rows: z.array(z.array(z.union([z.string(), z.boolean(), z.null()]))),
       })
       .describe(
@@ -198,9 +188,9 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
       const asOf = q.asOf ?? toIsoDate(new Date());
       const [columns, rows] = await Promise.all([
         studyVisits(deps.db, study.id),
-        patientRows(deps.db, study.id, user, asOf, q.siteId),
+        patientRows(deps.db, study.id, user, q.siteId),
       ]);
-      const compact: CompactVisitSummary = { studyVisits: columns, asOf, rows };
+      const compact: CompactVisitSummary = { studyVisits: columns, asOf, dayZero: visitSummaryDayZero, rows };
       return send(request, reply, q.compact === "true" ? compact : decodeVisitSummary(compact));
     },
   );

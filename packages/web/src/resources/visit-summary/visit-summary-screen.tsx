@@ -196,7 +196,9 @@ const noRows: VisitSummaryRow[] = [];
 function useProfiles(summary: CompactVisitSummary | undefined) {
   return useMemo(() => {
     // Without an answer there are no rows to read.
-    const decode = visitSummaryDecoder(summary ?? { studyVisits: [], asOf: "1970-01-01" });
+    const decode = visitSummaryDecoder(
+      summary ?? { studyVisits: [], asOf: "1970-01-01", dayZero: "1970-01-01" },
+    );
     const decoded = new WeakMap<VisitSummaryRow, VisitSummaryProfile>();
     return (row: VisitSummaryRow) => {
       let profile = decoded.get(row);
