@@ -293,7 +293,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
       name: "visit summary, 2,000 × 40",
       http: {
         method: "GET",
-        path: `/api/patient-visit-summary/${f.summaryStudyUuid}?siteId=${f.siteId}&compact=true`,
+        path: `/api/patient-visit-summary/${f.summaryStudyUuid}?siteId=${f.siteId}&compact=true&dayZero=${visitSummaryDayZero}`,
         headers: auth,
       },
       raw: async (raw) => {

@@ -5,12 +5,14 @@ import {
   stateAsOf,
   type VisitKind,
   type VisitSummary,
+  visitSummaryDayZero,
 } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, queryRows } from "../src/db/client";
 import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
+import { visitSummaryOutdated } from "../src/resources/visit-summary/visit-summary.routes";
 import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
 import {
   createPatient,
@@ -203,7 +205,7 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     const plain = await t.request<VisitSummary>({ method: "GET", url, session: admin });
     const compact = await t.request<CompactVisitSummary>({
       method: "GET",
-      url: `${url}&compact=true`,
+      url: `${url}&compact=true&dayZero=${visitSummaryDayZero}`,
       session: admin,
     });
     expect(compact.status).toBe(200);
@@ -217,10 +219,19 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     // Staff see their own site's rows in this form too.
     const staff = await t.request<CompactVisitSummary>({
       method: "GET",
-      url: `${url}&compact=true`,
+      url: `${url}&compact=true&dayZero=${visitSummaryDayZero}`,
       session: staffB,
     });
     expect(staff.body.data.rows.map((row) => row[1])).toEqual([patient.b1.barcode]);
+  });
+
+  it("tells a screen that counts the cells' days from another day to reload, instead of answering it", async () => {
+    const url = `/api/patient-visit-summary/${study.uuid}?asOf=2025-03-20&compact=true`;
+    for (const asked of [url, `${url}&dayZero=2025-03-20`]) {
+      const res = await t.request({ method: "GET", url: asked, session: admin });
+      expect(res.status).toBe(400);
+      expect(res.body.header.errorMessage).toBe(visitSummaryOutdated);
+    }
   });
 
   it("answers each cell's dates, state and flag as the stored visit windows hold them", async () => {
@@ -409,7 +420,7 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       const plain = await t.request<VisitSummary>({ method: "GET", url, session: admin });
       const compact = await t.request<CompactVisitSummary>({
         method: "GET",
-        url: `${url}&compact=true`,
+        url: `${url}&compact=true&dayZero=${visitSummaryDayZero}`,
         session: admin,
       });
       expect(compact.body.data.rows).toHaveLength(patientCount);

@@ -17,7 +17,7 @@ import { currentUser, type SessionUser } from "../../auth/guards";
 import { type Db, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
-import { notFound } from "../../http/errors";
+import { badRequest, notFound } from "../../http/errors";
 import { answers, day } from "../../http/openapi-responses";
 import { booleanParam } from "../params";
 import { patients } from "../patients/patients.table";
@@ -33,6 +33,8 @@ const query = z.strictObject({
   asOf: z.string().refine(isValidIsoDate, "asOf must be a real date written as yyyy-MM-dd").optional(),
   /** The screen's form of the answer (CompactVisitSummary); without it the spec's plain one. */
   compact: booleanParam.optional(),
+  /** With compact: the day the asking screen counts the cells' days from (visitSummaryDayZero). */
+  dayZero: z.string().max(10).optional(),
   siteId: z.coerce
     .number({ error: "Site must be a number" })
     .int("Site must be a number")
@@ -118,6 +120,9 @@ async function patientRows(
   return rows.map((p) => visitSummaryRow(p, p.cells ?? ""));
 }
 
+/** What a compact call from a screen that reads the cells otherwise is answered. */
+export const visitSummaryOutdated = "This page is out of date: reload it to see the visit summary.";
+
 /** The summary's answer, for /api/docs: the grid (VisitSummary), or its compact form with ?compact=true. */
 const summaryVisit = z.object({
   id: z.number(),
@@ -168,8 +173,9 @@ const summaryAnswer = answers(
 
 /**
  * GET /api/patient-visit-summary/{studyUuid}?asOf=&siteId=&compact= (spec §2.5, §3, §7): the per-study
- * visit summary grid, each cell with its state on asOf (default today); `compact=true` answers the same
- * as the screen reads it (CompactVisitSummary), else as the spec's objects, decoded here.
+ * visit summary grid, each cell with its state on asOf (default today); `compact=true` (with the
+ * `dayZero` the screen reads the cells from) answers the same as the screen reads it
+ * (CompactVisitSummary), else as the spec's objects, decoded here.
  */
 export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -180,6 +186,9 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
       const user = currentUser(request);
       const { studyUuid } = request.params;
       const q = parseQuery(query, request.query);
+      // A screen of an earlier build (a tab open since before an update) would read the cells' days
+      // from another day and show wrong dates: it is told to reload instead (decision 183).
+      if (q.compact === "true" && q.dayZero !== visitSummaryDayZero) throw badRequest(visitSummaryOutdated);
       const [study] = await deps.db
         .select({ id: studies.id })
         .from(studies)

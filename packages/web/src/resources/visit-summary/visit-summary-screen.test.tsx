@@ -6,6 +6,7 @@ import {
   type VisitSummary,
   type VisitSummaryCell,
   type VisitSummaryProfile,
+  visitSummaryDayZero,
 } from "@trialdesk/domain";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
@@ -193,6 +194,8 @@ describe("VisitSummaryScreen", () => {
     // The active site's patients only.
     const call = calls.find((c) => c.path === `/api/patient-visit-summary/${studyUuid}`);
     expect(call?.search.get("siteId")).toBe("7");
+    // The day its decoder counts the cells' days from, so a server that packs them otherwise refuses.
+    expect(call?.search.get("dayZero")).toBe(visitSummaryDayZero);
   });
 
   it("shows only the patients with an overdue visit when asked", async () => {

@@ -15,6 +15,7 @@ import {
   visitDayText,
   visitStateLabel,
   visitSummaryAvailable,
+  visitSummaryDayZero,
   visitSummaryDecoder,
   visitTypes,
   windowText,
@@ -120,7 +121,11 @@ function SiteSummary({ siteId }: { siteId: number }) {
   const summary = useQuery({
     queryKey: ["patient-visit-summary", studyUuid, siteId],
     queryFn: () =>
-      api.get<CompactVisitSummary>(`patient-visit-summary/${studyUuid}`, { siteId, compact: true }),
+      api.get<CompactVisitSummary>(`patient-visit-summary/${studyUuid}`, {
+        siteId,
+        compact: true,
+        dayZero: visitSummaryDayZero,
+      }),
     enabled: Boolean(studyUuid),
   });
   // Spec §8: a failed summary fetch is logged and gives no message to the user.
