@@ -88,9 +88,8 @@ export const visitSummaryDayZero = "2025-01-01";
  * - `visit day`: in days from the expected day (from `dayZero` when there is none), empty for the same
  *   day.
  * E.g. `31c680:2` is visit 31, booked 2 days after its expected day, 12 November 2026. A fifth fewer
- * bytes than each day in full (issue 14). The day's
- * state follows from the kind and the window (`stateAsOf`), the window from the expected date and the
- * column (`windowAround`).
+ * bytes than each day in full (issue 14). The day's state follows from the kind and the window
+ * (`stateAsOf`), the window from the expected date and the column (`windowAround`).
  */
 export type VisitSummaryRow = [
   patientUuid: string,

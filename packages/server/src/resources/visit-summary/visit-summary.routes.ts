@@ -80,11 +80,10 @@ async function studyVisits(db: Db, studyId: number): Promise<VisitSummaryVisit[]
  * them). A patient closed and assigned again is one row, with the active (else the latest) assignment.
  * Its cells are the stored visit windows of that assignment, each kept packed beside its row
  * (visit_schedule.cell), joined by string_agg: PostgreSQL's JSON of 80,000 cells took as long as the
- * rest of the call (issue 14), and writing each cell for every call half its time (decision 183). One
- * query: each shown assignment's
- * patient is looked up by id (a join let the planner scan the site's 50,000 patients for 2,000) and
- * its cells read from the (assignment, visit) index, so assignments not shown cost nothing (a grouped
- * pass over the study's 80,000 cells spilled to disk).
+ * rest of the call (issue 14), and writing each cell for every call half its time (decision 183).
+ * One query: each shown assignment's patient is looked up by id (a join let the planner scan the
+ * site's 50,000 patients for 2,000) and its cells read from the (assignment, visit) index, so
+ * assignments not shown cost nothing (a grouped pass over the study's 80,000 cells spilled to disk).
  */
 async function patientRows(
   db: Db,
