@@ -8,6 +8,7 @@ import {
   birthDateMask,
   birthDateRule,
   datePickerRange,
+  dayNumberOf,
   isValidBirthDate,
   isValidIsoDate,
   isWithin,
@@ -93,6 +94,9 @@ describe("dates", () => {
         (dayNumber, days) => {
           const iso = (n: number) => new Date(n * day).toISOString().slice(0, 10);
           expect(addDays(iso(dayNumber), days)).toBe(iso(dayNumber + days));
+          // Once more, now from the kept texts; and the day numbers count the days between.
+          expect(addDays(iso(dayNumber), days)).toBe(iso(dayNumber + days));
+          expect(dayNumberOf(iso(dayNumber + days)) - dayNumberOf(iso(dayNumber))).toBe(days);
         },
       ),
       { numRuns: 2_000 },

@@ -165,6 +165,47 @@ describe("visit windows", () => {
     );
   });
 
+  it("property: each expected date is day 0, or its base (day 0, or the previous visit's date) plus the entry's days", () => {
+    const status = fc.constantFrom<VisitStatus>("BOOKED", "CANCELLED", "NO_SHOW", "ARRIVED", "COMPLETED");
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Plan["calculationMode"]>("default", "previous"),
+        fc.array(fc.tuple(fc.nat(400), fc.nat(10), fc.nat(10)), { maxLength: 8 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: -400, max: 4000 }), status), {
+          maxLength: 9,
+        }),
+        fc.option(fc.integer({ min: -4000, max: 4000 })),
+        (mode, steps, visits, start) => {
+          const recorded = [
+            ...new Map(
+              visits.map(([id, offset, s]) => [id, visit(id, addDays("2024-02-27", offset), s)]),
+            ).values(),
+          ];
+          const startDate = start === null ? null : addDays("2024-02-27", start);
+          const rows = scheduleVisits(plan(mode, steps), { ...active, startDate }, recorded);
+          // A visit's date counts once it took place (completed, or the patient arrived).
+          const tookPlace = (id: number) =>
+            recorded.find(
+              (r) => r.visitId === id && (r.visitStatus === "COMPLETED" || r.visitStatus === "ARRIVED"),
+            )?.visitDate ?? null;
+          const day0 = tookPlace(1) ?? startDate;
+          for (const [index, row] of rows.filter((r) => r.sequence !== null).entries()) {
+            const base =
+              index === 0 || mode === "default" ? day0 : (tookPlace(index) ?? rows[index - 1]?.expectedDate);
+            const step = steps[index - 1] ?? [0, 0, 0];
+            // Without a day 0 no plan visit is placed, not even after one that took place.
+            const expected =
+              base == null || day0 === null ? null : index === 0 ? base : addDays(base, step[0]);
+            expect(row.expectedDate).toBe(expected);
+            expect(row.windowStart).toBe(expected && addDays(expected, -step[1]));
+            expect(row.windowEnd).toBe(expected && addDays(expected, step[2]));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("property: an open visit is upcoming, due or overdue by where the day falls against its window", () => {
     fc.assert(
       fc.property(

@@ -1,6 +1,6 @@
 import type { CalculationMode, VisitStatus } from "../constants";
 import type { ScheduleEntry } from "../resources/studyplans";
-import { addDays } from "./dates";
+import { addDays, dayNumberOf, isoOfDayNumber } from "./dates";
 import { scheduleFromPlan } from "./studyplans";
 
 /**
@@ -125,25 +125,36 @@ export function outsidePlannedWindow(
   return visit.sequence !== 1 && isOutsideWindow(date, window);
 }
 
-function kindOf(
-  window: VisitWindow,
+/**
+ * A visit's entry in the schedule: its window and what its record and the assignment make of it.
+ * Written out whole, one shape for every visit (the engine runs for every window of every save).
+ */
+function scheduled(
+  visitId: number,
+  sequence: number | null,
+  expectedDate: string | null,
+  windowStart: string | null,
+  windowEnd: string | null,
   visit: RecordedVisit | undefined,
   assignment: Assignment,
-): Pick<ScheduledVisit, "kind" | "bookedOutsideWindow"> {
-  if (visit?.visitStatus === "COMPLETED") {
-    return {
-      kind: isOutsideWindow(visit.visitDate, window) ? "out-of-window" : "done",
-      bookedOutsideWindow: false,
-    };
-  }
+): ScheduledVisit {
+  const window = { windowStart, windowEnd };
+  let kind: VisitKind = "open";
+  let bookedOutsideWindow = false;
+  if (visit?.visitStatus === "COMPLETED")
+    kind = isOutsideWindow(visit.visitDate, window) ? "out-of-window" : "done";
   // A closed assignment owes no further visit.
-  if (!assignment.active) return { kind: "not-applicable", bookedOutsideWindow: false };
-  if (isBooking(visit)) {
-    return { kind: "booked", bookedOutsideWindow: isOutsideWindow(visit?.visitDate, window) };
-  }
-  if (!window.windowStart) return { kind: "unscheduled", bookedOutsideWindow: false };
-  return { kind: "open", bookedOutsideWindow: false };
+  else if (!assignment.active) kind = "not-applicable";
+  else if (isBooking(visit)) {
+    kind = "booked";
+    bookedOutsideWindow = isOutsideWindow(visit?.visitDate, window);
+  } else if (!windowStart) kind = "unscheduled";
+  return { visitId, sequence, expectedDate, windowStart, windowEnd, kind, bookedOutsideWindow };
 }
+
+/** A date as a day number, or null (day numbers are the engine's arithmetic; see dates.ts). */
+const dayOf = (iso: string | null | undefined) => (iso ? dayNumberOf(iso) : null);
+const isoOf = (day: number | null) => (day === null ? null : isoOfDayNumber(day));
 
 /**
  * Every plan visit of one assignment, in plan order, then the recorded visits the plan does not hold.
@@ -158,42 +169,54 @@ export function scheduleVisits(
   assignment: Assignment,
   recorded: readonly RecordedVisit[],
 ): ScheduledVisit[] {
-  const byVisit = new Map(recorded.map((visit) => [visit.visitId, visit]));
+  const byVisit = new Map<number, RecordedVisit>();
+  for (const visit of recorded) byVisit.set(visit.visitId, visit);
   const planVisits = plan ? scheduleFromPlan(plan.schedule as ScheduleEntry[]) : [];
-  const entryFrom = new Map(plan?.schedule.map((entry) => [entry.fromVisitId, entry]));
+  const entryFrom = new Map<number, Plan["schedule"][number]>();
+  for (const entry of plan?.schedule ?? []) entryFrom.set(entry.fromVisitId, entry);
+  const fromPrevious = plan?.calculationMode === "previous";
   const out: ScheduledVisit[] = [];
   const first = planVisits[0];
-  const day0 = first === undefined ? null : (anchors(byVisit.get(first)) ?? assignment.startDate);
-  let previous: { visitId: number; expectedDate: string | null } | null = null;
-  for (const [index, visitId] of planVisits.entries()) {
-    let window: VisitWindow = { expectedDate: null, windowStart: null, windowEnd: null };
-    if (day0 !== null) {
-      if (previous === null) {
-        window = { expectedDate: day0, windowStart: day0, windowEnd: day0 };
-      } else {
-        const entry = entryFrom.get(previous.visitId);
-        const days = entry?.daysFromStart ?? 0;
-        const base =
-          plan?.calculationMode === "previous"
-            ? (anchors(byVisit.get(previous.visitId)) ?? previous.expectedDate)
-            : day0;
-        const expected = base === null ? null : addDays(base, days);
-        if (expected !== null) window = { expectedDate: expected, ...windowAround(expected, entry) };
+  const day0 = first === undefined ? null : dayOf(anchors(byVisit.get(first)) ?? assignment.startDate);
+  let previousVisitId = 0;
+  let previousExpected: number | null = null;
+  for (let index = 0; index < planVisits.length; index++) {
+    const visitId = planVisits[index] as number;
+    let expected: number | null = null;
+    let start: number | null = null;
+    let end: number | null = null;
+    if (day0 !== null && index === 0) {
+      expected = start = end = day0;
+    } else if (day0 !== null) {
+      const entry = entryFrom.get(previousVisitId);
+      const base: number | null = fromPrevious
+        ? (dayOf(anchors(byVisit.get(previousVisitId))) ?? previousExpected)
+        : day0;
+      if (base !== null) {
+        const placed: number = base + (entry?.daysFromStart ?? 0);
+        expected = placed;
+        start = placed - (entry?.allowedDaysBefore ?? 0);
+        end = placed + (entry?.allowedDaysAfter ?? 0);
       }
     }
-    out.push({
-      visitId,
-      sequence: index + 1,
-      ...window,
-      ...kindOf(window, byVisit.get(visitId), assignment),
-    });
-    previous = { visitId, expectedDate: window.expectedDate };
+    out.push(
+      scheduled(
+        visitId,
+        index + 1,
+        isoOf(expected),
+        isoOf(start),
+        isoOf(end),
+        byVisit.get(visitId),
+        assignment,
+      ),
+    );
+    previousVisitId = visitId;
+    previousExpected = expected;
   }
   const inPlan = new Set(planVisits);
   for (const visit of [...recorded].sort((a, b) => a.visitId - b.visitId)) {
     if (inPlan.has(visit.visitId)) continue;
-    const window: VisitWindow = { expectedDate: null, windowStart: null, windowEnd: null };
-    out.push({ visitId: visit.visitId, sequence: null, ...window, ...kindOf(window, visit, assignment) });
+    out.push(scheduled(visit.visitId, null, null, null, null, visit, assignment));
   }
   return out;
 }
