@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { SignJWT } from "jose";
-import { describe, expect, it } from "vitest";
-import { verifyHs256 } from "../src/auth/tokens";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { tokenService, verifyHs256 } from "../src/auth/tokens";
 
 const key = new TextEncoder().encode("a test secret that is long enough for HS256 tokens");
 const now = 1_900_000_000;
@@ -52,5 +52,36 @@ describe("access token check (HS256 by node:crypto)", () => {
     const { sub: _s, ...nobody } = claims;
     for (const payload of [endless, undated, nobody])
       expect(verifyHs256(signed({ alg: "HS256" }, payload), key, now)).toBeNull();
+  });
+
+  describe("a process's check of a session's token (checked once, then remembered)", () => {
+    afterEach(() => vi.useRealTimers());
+    // With a secret of its own the service never asks the database.
+    const service = () =>
+      tokenService(null as never, { secret: "a test secret of thirty-two chars!", ttlSeconds: 60 });
+
+    it("answers the same claims again, and refuses the token once it has expired", async () => {
+      vi.useFakeTimers({ now: now * 1000 });
+      const tokens = service();
+      const { accessToken } = await tokens.sign({ id: 7, uuid: "us-7", isAdmin: false });
+      const claims = await tokens.verify(accessToken);
+      expect(claims).toMatchObject({ sub: "us-7", uid: 7, admin: false });
+      expect(await tokens.verify(accessToken)).toEqual(claims);
+      vi.setSystemTime((now + 59) * 1000);
+      expect(await tokens.verify(accessToken)).toEqual(claims);
+      vi.setSystemTime((now + 60) * 1000);
+      expect(await tokens.verify(accessToken)).toBeNull();
+    });
+
+    it("still refuses a token changed after its original was accepted", async () => {
+      vi.useFakeTimers({ now: now * 1000 });
+      const tokens = service();
+      const { accessToken } = await tokens.sign({ id: 7, uuid: "us-7", isAdmin: false });
+      expect(await tokens.verify(accessToken)).not.toBeNull();
+      const [head, body, signature] = accessToken.split(".");
+      const admin = b64({ ...JSON.parse(Buffer.from(body, "base64url").toString()), admin: true });
+      expect(await tokens.verify(`${head}.${admin}.${signature}`)).toBeNull();
+      expect(await tokens.verify(`${accessToken}A`)).toBeNull();
+    });
   });
 });
