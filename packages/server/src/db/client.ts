@@ -231,14 +231,12 @@ function stallSafeClient(answerTimeoutMs: number) {
         if (local) return local;
       }
       const timer = setTimeout(() => connection?.stream?.destroy(), answerTimeoutMs);
-      const done = (error?: unknown) => {
-        clearTimeout(timer);
-        if (error) retire(args[0], error);
-      };
+      // The handlers below are written in place, not named: tsx names every function kept in a
+      // variable as it is made, a defineProperty call on every statement (issue 14).
       if (callbackAt >= 0) {
         const callback = args[callbackAt];
         args[callbackAt] = (...result: unknown[]) => {
-          done(result[0]);
+          answered(timer, args[0], result[0]);
           callback(...result);
         };
         return super.query(...(args as Parameters<pg.Client["query"]>));
@@ -249,10 +247,19 @@ function stallSafeClient(answerTimeoutMs: number) {
         () => super.query(...(args as Parameters<pg.Client["query"]>)) as unknown as Promise<unknown>,
       );
       // Registered before the caller's own handlers, so a stale name is retired before anyone retries.
-      result.then(() => done(), done);
+      result.then(
+        () => answered(timer, args[0]),
+        (error: unknown) => answered(timer, args[0], error),
+      );
       return result;
     }
   };
+}
+
+/** A statement was answered (or failed): its stall timer stops, and a stale name is retired. */
+function answered(timer: NodeJS.Timeout, config: unknown, error?: unknown) {
+  clearTimeout(timer);
+  if (error) retire(config, error);
 }
 
 /** The advisory lock that servers migrating one PostgreSQL database take in turn (any fixed number). */

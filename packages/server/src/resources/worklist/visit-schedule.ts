@@ -246,8 +246,10 @@ function engineRows(assignment: AssignmentRow, plan: Plan | null, visits: Record
 type ScheduleRow = typeof visitSchedule.$inferInsert;
 const rowKey = (row: { studyPatientId: number; visitId: number }) => `${row.studyPatientId}/${row.visitId}`;
 /** Whether a stored row differs from the engine's, column by column (both have dates as text). */
-const differs = (stored: ScheduleRow, row: ScheduleRow) =>
-  recordsetColumns.some((column) => (stored[column] ?? null) !== (row[column] ?? null));
+function differs(stored: ScheduleRow, row: ScheduleRow): boolean {
+  for (const column of recordsetColumns) if ((stored[column] ?? null) !== (row[column] ?? null)) return true;
+  return false;
+}
 const recordsetColumns = [
   "studyPatientId",
   "patientId",
@@ -297,11 +299,13 @@ const recordset = (rows: Placeholder) => sql`json_to_recordset(${rows}::json) as
  * each is of a fixed shape, its rows one parameter.
  */
 function changesOf(before: ScheduleRow[], rows: ScheduleRow[]): Write[] {
-  const beforeByKey = new Map(before.map((row) => [rowKey(row), row]));
+  const beforeByKey = new Map<string, ScheduleRow>();
+  for (const row of before) beforeByKey.set(rowKey(row), row);
   const upserts: ScheduleRow[] = [];
   for (const row of rows) {
-    const old = beforeByKey.get(rowKey(row));
-    beforeByKey.delete(rowKey(row));
+    const key = rowKey(row);
+    const old = beforeByKey.get(key);
+    beforeByKey.delete(key);
     if (!old || differs(old, row)) upserts.push(row);
   }
   const deletes = [...beforeByKey.values()].map(({ studyPatientId, visitId }) => ({
