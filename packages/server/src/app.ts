@@ -1,5 +1,4 @@
 import fastifyCookie from "@fastify/cookie";
-import fastifyHelmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { appConfig, appConfigSchema } from "./app-config";
 import { auditRoutes } from "./audit/audit.routes";
@@ -18,6 +17,7 @@ import { loggerOptions } from "./http/logging";
 import { registerNoStore } from "./http/no-store";
 import { registerOpenApi } from "./http/openapi";
 import { requestId } from "./http/request-id";
+import { registerSecurityHeaders } from "./http/security-headers";
 import { registerWebApp } from "./http/static";
 import { monitorsResource } from "./resources/monitors/monitors.resource";
 import { partnersResource } from "./resources/partners/partners.resource";
@@ -89,13 +89,7 @@ export async function buildApp(options: {
 
   registerErrorHandler(app);
   registerNoStore(app);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: { "upgrade-insecure-requests": null, "img-src": ["'self'", "data:"] },
-    },
-    hsts: false,
-  });
+  registerSecurityHeaders(app);
   await app.register(fastifyCookie);
   await registerCompression(app);
   await registerOpenApi(app);

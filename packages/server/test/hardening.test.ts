@@ -37,6 +37,35 @@ describe("API answers are never cached", () => {
   });
 });
 
+describe("security headers", () => {
+  const { t, session } = appWithUser("pglite", { isAdmin: false });
+
+  it("sends the same security headers on API answers, refusals, the app's config and unknown paths", async () => {
+    const answers = [
+      await t.request({ method: "GET", url: "/api/me", session }),
+      await t.request({ method: "GET", url: "/api/me" }),
+      await t.request({ method: "GET", url: "/config.json" }),
+      await t.request({ method: "GET", url: "/no/such/page.png" }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 200, 404]);
+    for (const { headers } of answers) {
+      const policy = String(headers["content-security-policy"]).split(";");
+      expect(policy).toContain("default-src 'self'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("img-src 'self' data:");
+      expect(policy).toContain("frame-ancestors 'self'");
+      expect(policy.some((d) => d.startsWith("upgrade-insecure-requests"))).toBe(false);
+      expect(headers["x-content-type-options"]).toBe("nosniff");
+      expect(headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(headers["referrer-policy"]).toBe("no-referrer");
+      expect(headers["cross-origin-opener-policy"]).toBe("same-origin");
+      // TLS ends in front of the server, which decides HSTS.
+      expect(headers["strict-transport-security"]).toBeUndefined();
+      expect(headers["x-powered-by"]).toBeUndefined();
+    }
+  });
+});
+
 describe("health when the database is gone", () => {
   it("answers 503", async () => {
     const database = await freshDatabase("pglite");
