@@ -40,6 +40,24 @@ const visit = (visitId: number, visitDate: string | null, visitStatus: VisitStat
   visitStatus,
 });
 
+/** Generators of the property tests: a calculation mode, a plan's steps, recorded visits of ids 1..9. */
+const anyMode = fc.constantFrom<Plan["calculationMode"]>("default", "previous");
+const anySteps = (maxDays: number) =>
+  fc.array(fc.tuple(fc.nat(maxDays), fc.nat(10), fc.nat(10)), { maxLength: 8 });
+const anyVisits = (minOffset: number, maxOffset: number) =>
+  fc.array(
+    fc.tuple(
+      fc.integer({ min: 1, max: 9 }),
+      fc.integer({ min: minOffset, max: maxOffset }),
+      fc.constantFrom<VisitStatus>("BOOKED", "CANCELLED", "NO_SHOW", "ARRIVED", "COMPLETED"),
+    ),
+    { maxLength: 9 },
+  );
+/** The generated visits as recorded, days counted from `from`, one per visit id (the last wins). */
+const recordedFrom = (from: string, visits: [number, number, VisitStatus][]) => [
+  ...new Map(visits.map(([id, offset, s]) => [id, visit(id, addDays(from, offset), s)])).values(),
+];
+
 describe("visit windows", () => {
   it("places default-mode visits from day 0, the start date while the first visit has not taken place", () => {
     const rows = scheduleVisits(
@@ -132,21 +150,14 @@ describe("visit windows", () => {
   });
 
   it("property: every window holds its expected date, and a completed visit is done exactly inside it", () => {
-    const status = fc.constantFrom<VisitStatus>("BOOKED", "CANCELLED", "NO_SHOW", "ARRIVED", "COMPLETED");
     fc.assert(
       fc.property(
-        fc.constantFrom<Plan["calculationMode"]>("default", "previous"),
-        fc.array(fc.tuple(fc.nat(120), fc.nat(10), fc.nat(10)), { maxLength: 8 }),
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: -30, max: 400 }), status), {
-          maxLength: 9,
-        }),
+        anyMode,
+        anySteps(120),
+        anyVisits(-30, 400),
         fc.boolean(),
         (mode, steps, visits, isActive) => {
-          const recorded = [
-            ...new Map(
-              visits.map(([id, offset, s]) => [id, visit(id, addDays("2026-03-01", offset), s)]),
-            ).values(),
-          ];
+          const recorded = recordedFrom("2026-03-01", visits);
           const rows = scheduleVisits(plan(mode, steps), { ...active, active: isActive }, recorded);
           for (const row of rows) {
             if (row.expectedDate === null) continue;
@@ -166,21 +177,14 @@ describe("visit windows", () => {
   });
 
   it("property: each expected date is day 0, or its base (day 0, or the previous visit's date) plus the entry's days", () => {
-    const status = fc.constantFrom<VisitStatus>("BOOKED", "CANCELLED", "NO_SHOW", "ARRIVED", "COMPLETED");
     fc.assert(
       fc.property(
-        fc.constantFrom<Plan["calculationMode"]>("default", "previous"),
-        fc.array(fc.tuple(fc.nat(400), fc.nat(10), fc.nat(10)), { maxLength: 8 }),
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: -400, max: 4000 }), status), {
-          maxLength: 9,
-        }),
+        anyMode,
+        anySteps(400),
+        anyVisits(-400, 4000),
         fc.option(fc.integer({ min: -4000, max: 4000 })),
         (mode, steps, visits, start) => {
-          const recorded = [
-            ...new Map(
-              visits.map(([id, offset, s]) => [id, visit(id, addDays("2024-02-27", offset), s)]),
-            ).values(),
-          ];
+          const recorded = recordedFrom("2024-02-27", visits);
           const startDate = start === null ? null : addDays("2024-02-27", start);
           const rows = scheduleVisits(plan(mode, steps), { ...active, startDate }, recorded);
           // A visit's date counts once it took place (completed, or the patient arrived).
