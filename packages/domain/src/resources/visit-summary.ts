@@ -1,5 +1,5 @@
 import type { CalculationMode } from "../constants";
-import { addDays } from "../rules/dates";
+import { dayNumberOf, isoOfDayNumber } from "../rules/dates";
 import {
   stateAsOf,
   type VisitKind,
@@ -113,20 +113,14 @@ export const visitKindLetter = (kind: VisitKind) => String.fromCharCode(97 + vis
 const kindOfLetter = (letter: string): VisitKind | undefined => visitKinds[letter.charCodeAt(0) - 97];
 
 /**
- * Reads compact rows back into profiles (cells in column order, as the plain answer has them). The
- * decoder keeps the dates it has written out, so decoding the rows in view, or all of them, stays cheap.
+ * Reads compact rows back into profiles (cells in column order, as the plain answer has them). Dates
+ * are written from day numbers, whose texts isoOfDayNumber keeps, so decoding the rows in view, or
+ * all of them, stays cheap.
  */
 export function visitSummaryDecoder(summary: Pick<CompactVisitSummary, "studyVisits" | "asOf" | "dayZero">) {
   const columns = new Map(summary.studyVisits.map((column, index) => [column.id, { column, index }]));
-  const dates = new Map<number, string>();
-  const date = (days: number): string => {
-    let iso = dates.get(days);
-    if (iso === undefined) {
-      iso = addDays(summary.dayZero, days);
-      dates.set(days, iso);
-    }
-    return iso;
-  };
+  const zero = dayNumberOf(summary.dayZero);
+  const date = (days: number): string => isoOfDayNumber(zero + days);
   const cell = (packed: string): VisitSummaryCell => {
     const match = packedCell.exec(packed);
     const kind = match ? kindOfLetter(match[2]) : undefined;
@@ -177,7 +171,7 @@ export function compactVisitSummary(
   asOf: string,
   dayZero = visitSummaryDayZero,
 ): CompactVisitSummary {
-  const days = (iso: string) => Math.round((Date.parse(iso) - Date.parse(dayZero)) / 86_400_000);
+  const days = (iso: string) => dayNumberOf(iso) - dayNumberOf(dayZero);
   const packed = (cell: VisitSummaryCell) => {
     const kind =
       cell.state === "due" || cell.state === "overdue" || cell.state === "upcoming" ? "open" : cell.state;
