@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Envelope, ListData } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject } from "vitest";
@@ -54,6 +55,7 @@ export async function freshDatabase(kind: DatabaseKind, connections = 4): Promis
   }
   const copy = await postgresCopy();
   const database = openPostgres(copy.url, connections);
+  bulkLoadUrls.set(database.db, copy.url);
   return {
     ...database,
     close: async () => {
@@ -63,15 +65,31 @@ export async function freshDatabase(kind: DatabaseKind, connections = 4): Promis
   };
 }
 
+/** The URL of each PostgreSQL test database, for bulkLoad's own connection. */
+const bulkLoadUrls = new WeakMap<Db, string>();
+
 /**
  * Loads a test's bulk data in one transaction without the app's statement timeout: tens of thousands
  * of rows can take longer than a request may on a busy CI machine, and that is not what is tested.
+ * On PostgreSQL it runs on a plain connection of its own: the app's pool would also cut the
+ * connection of a statement still unanswered past its timeout (the stall guard, db/client.ts).
  */
 export async function bulkLoad(db: Db, load: (tx: Tx) => Promise<void>): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`set local statement_timeout = 0`);
-    await load(tx);
-  });
+  const url = bulkLoadUrls.get(db);
+  if (!url) {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local statement_timeout = 0`);
+      await load(tx);
+    });
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await drizzlePg({ client, casing: "snake_case" }).transaction((tx) => load(tx as unknown as Tx));
+  } finally {
+    await client.end();
+  }
 }
 
 export type Session = { accessToken: string; csrfToken: string; cookie: string; userId: number };
