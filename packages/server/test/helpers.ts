@@ -71,22 +71,29 @@ const bulkLoadUrls = new WeakMap<Db, string>();
 /**
  * Loads a test's bulk data in one transaction without the app's statement timeout: tens of thousands
  * of rows can take longer than a request may on a busy CI machine, and that is not what is tested.
- * On PostgreSQL it runs on a plain connection of its own: the app's pool would also cut the
- * connection of a statement still unanswered past its timeout (the stall guard, db/client.ts).
+ * Then `finish` (the planner's statistics, by default) for the queries the test then asks. On
+ * PostgreSQL both run on a plain connection of their own: the app's pool would also cut the connection
+ * of a statement still unanswered past its timeout (the stall guard, db/client.ts).
  */
-export async function bulkLoad(db: Db, load: (tx: Tx) => Promise<void>): Promise<void> {
+export async function bulkLoad(
+  db: Db,
+  load: (tx: Tx) => Promise<void>,
+  finish: "analyze" | `vacuum analyze ${string}` = "analyze",
+): Promise<void> {
   const url = bulkLoadUrls.get(db);
   if (!url) {
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local statement_timeout = 0`);
       await load(tx);
     });
+    await db.execute(sql.raw(finish));
     return;
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await drizzlePg({ client, casing: "snake_case" }).transaction((tx) => load(tx as unknown as Tx));
+    await client.query(finish);
   } finally {
     await client.end();
   }

@@ -84,7 +84,6 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
         select 'pv-' || gen_random_uuid(), id, ${study.id}, ${screening.id}, date '2025-01-01'
         from patients where recorder_site_id = ${smallSite.id}`);
     });
-    await db.execute(sql`analyze`);
   });
   afterAll(async () => t?.close());
 
@@ -356,12 +355,15 @@ describe.each(databaseKinds)("lists at volume on %s", (kind) => {
       t.database.db,
       sql`select study_id as "studyId" from patient_visits limit 1`,
     );
-    await bulkLoad(t.database.db, async (tx) => {
-      await tx.execute(sql`insert into study_patients (uuid, study_id, patient_id, active, close_reason)
-        select 'sp-' || gen_random_uuid(), ${studyId}, id, id % 2 = 0, case when id % 2 = 0 then null else 'EOS' end
-        from patients where recorder_site_id = ${bigSite.id} and (id % 2 = 0 or id % 10 = 1)`);
-    });
-    await t.database.db.execute(sql`vacuum analyze study_patients`);
+    await bulkLoad(
+      t.database.db,
+      async (tx) => {
+        await tx.execute(sql`insert into study_patients (uuid, study_id, patient_id, active, close_reason)
+          select 'sp-' || gen_random_uuid(), ${studyId}, id, id % 2 = 0, case when id % 2 = 0 then null else 'EOS' end
+          from patients where recorder_site_id = ${bigSite.id} and (id % 2 = 0 or id % 10 = 1)`);
+      },
+      "vacuum analyze study_patients",
+    );
     const lookup = (searchTerm: string) =>
       loggedList(patientsResource as never, {
         format: "select",

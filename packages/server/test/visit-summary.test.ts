@@ -394,7 +394,6 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
           where p.barcode like 'PERF-%' and v.study_id = ${big.id}`);
         await rebuildVisitSchedules(tx, { studyId: big.id });
       });
-      await db.execute(sql`analyze`);
     }, 120_000);
 
     it("answers within a generous bound with every row and cell", async () => {
