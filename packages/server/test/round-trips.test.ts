@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Database, queryRows } from "../src/db/client";
-import { asLastStatement } from "../src/db/round-trips";
+import { asLastStatement, type Database, queryRows } from "../src/db/client";
 import {
   createPatient,
   createStudy,
@@ -84,7 +83,7 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
       db().transaction(async (tx) => {
         await tx.execute(sql`insert into rt_items (id) values (${1})`);
         await tx.execute(sql`insert into rt_items (id) values (${2})`);
-        await asLastStatement(() => tx.execute(sql`insert into rt_items (id) values (${3})`));
+        await asLastStatement(tx, () => tx.execute(sql`insert into rt_items (id) values (${3})`));
       }),
     );
     expect(await items()).toEqual([1, 2, 3]);
@@ -99,7 +98,7 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
     const outcome = failure(
       db().transaction(async (tx) => {
         await tx.execute(sql`insert into rt_items (id) values (${1})`);
-        await asLastStatement(() => tx.execute(sql`insert into rt_items (id) values (${1})`));
+        await asLastStatement(tx, () => tx.execute(sql`insert into rt_items (id) values (${1})`));
       }),
     );
     expect(await outcome).toBe("23505");
@@ -114,7 +113,7 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
         await tx.execute(sql`insert into rt_items (id) values (${1})`);
         await tx.execute(sql`insert into rt_deferred (id) values (${7})`);
         // Accepted by the statement; refused at COMMIT.
-        await asLastStatement(() => tx.execute(sql`insert into rt_deferred (id) values (${7})`));
+        await asLastStatement(tx, () => tx.execute(sql`insert into rt_deferred (id) values (${7})`));
       }),
     );
     expect(await outcome).toBe("23505");
@@ -145,7 +144,7 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
       db().transaction(async (tx) => {
         await tx.execute(sql`insert into rt_items (id) values (${1})`);
         await tx.transaction(async (inner) => {
-          await asLastStatement(() => inner.execute(sql`insert into rt_items (id) values (${2})`));
+          await asLastStatement(inner, () => inner.execute(sql`insert into rt_items (id) values (${2})`));
         });
         throw new Error("the outer work fails");
       }),
@@ -157,7 +156,7 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
   it("refuses a statement after the transaction's last one", async () => {
     const outcome = failure(
       db().transaction(async (tx) => {
-        await asLastStatement(() => tx.execute(sql`insert into rt_items (id) values (${1})`));
+        await asLastStatement(tx, () => tx.execute(sql`insert into rt_items (id) values (${1})`));
         await tx.execute(sql`insert into rt_items (id) values (${2})`);
       }),
     );
@@ -181,7 +180,7 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
           // Terminated while the transaction holds it, between two statements (a restart, an operator).
           await admin.query("select pg_terminate_backend($1)", [pid]);
           await new Promise((resolve) => setTimeout(resolve, 200));
-          await asLastStatement(() => tx.execute(sql`insert into rt_items (id) values (${2})`));
+          await asLastStatement(tx, () => tx.execute(sql`insert into rt_items (id) values (${2})`));
         }),
       );
       expect(await outcome).toMatch(/terminat|not queryable/i);

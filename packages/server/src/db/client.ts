@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +13,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
 import { type ErrorCause, findCause } from "./error-causes";
-import { type ClientInternals, RoundTrips } from "./round-trips";
+import { type ClientInternals, lastStatementNext, RoundTrips } from "./round-trips";
 
 /**
  * The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. Queries
@@ -71,32 +70,44 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 }
 
 /**
- * Statements issued inside `prepared` go to PostgreSQL as named statements: each connection parses
+ * Statements of a Db from `namedDb` go to PostgreSQL as named statements: each connection parses
  * and plans one once and then only binds it (issue 14: planning was ~3/4 of PostgreSQL's time for a
  * patient view, and most of a patient visit's save). Only calls whose SQL text is stable and whose
  * plan hardly depends on the values opt in: reads and writes of one record by its key, and lists that
  * are not searched (PostgreSQL still plans a statement's first five runs for their values, and keeps a
  * generic plan only when it costs no more). Searches stay unnamed, planned for their words each time
  * (decision 148). On PGlite (one connection in the process) this changes nothing.
+ *
+ * The kind travels with the Db (a view of the pool that names what it sends, and marks the
+ * connections it checks out), not with the async context: AsyncLocalStorage made Node run a hook on
+ * every promise of the process, ~8% of a visit save's process time (issue 14, decision 186).
  */
 type StatementKind = "record" | "list";
-const preparing = new AsyncLocalStorage<StatementKind>();
-export const prepared = <T>(
-  work: () => Promise<T>,
-  kind: StatementKind = "record",
-  retries = 4,
-  collisions = 2,
-): Promise<T> =>
-  // The work is a read, or a transaction that was rolled back: it can run again. A statement refused
-  // as stale has been renamed by then (see retire): once more, afresh; a transaction may hold several
-  // (a table change touches each that returns its columns) and finds them one at a time. A deadlock
-  // or serialization failure lost to a simultaneous save: once more after a moment, when the winner
-  // is done, instead of asking the person to try again.
-  preparing.run(kind, work).catch(async (error: unknown) => {
-    if (isStaleStatement(error) && retries > 0) return prepared(work, kind, retries - 1, collisions);
+/** The kind of statements a checked-out connection sends (set by a named view, cleared on release). */
+const statementKind = Symbol("the kind of statements this connection names");
+const namedViews = new WeakMap<Db, Record<StatementKind, Db>>();
+
+/** The Db whose statements are named, of `kind`; on PGlite the Db itself. */
+export const namedDb = (db: Db, kind: StatementKind = "record"): Db => namedViews.get(db)?.[kind] ?? db;
+
+/** `work` on the named Db of `kind` (see namedDb), run again where a named statement makes that safe. */
+export const prepared = <T>(db: Db, kind: StatementKind, work: (named: Db) => Promise<T>): Promise<T> =>
+  retried(() => work(namedDb(db, kind)));
+
+/**
+ * Runs `work`, and again where that is safe and likely to succeed. The work is a read, or a
+ * transaction that was rolled back: it can run again. A statement refused as stale has been renamed by
+ * then (see retire): once more, afresh; a transaction may hold several (a table change touches each
+ * that returns its columns) and finds them one at a time. A deadlock or serialization failure lost to
+ * a simultaneous save: once more after a moment, when the winner is done, instead of asking the person
+ * to try again.
+ */
+export const retried = <T>(work: () => Promise<T>, retries = 4, collisions = 2): Promise<T> =>
+  work().catch(async (error: unknown) => {
+    if (isStaleStatement(error) && retries > 0) return retried(work, retries - 1, collisions);
     if (isCollision(error) && collisions > 0) {
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
-      return prepared(work, kind, retries, collisions - 1);
+      return retried(work, retries, collisions - 1);
     }
     throw error;
   });
@@ -127,7 +138,7 @@ type QueryConfig = {
   [originalName]?: string;
 };
 
-function namedIfPrepared(config: unknown, values: unknown): unknown {
+function namedIfPrepared(config: unknown, values: unknown, kind: StatementKind | undefined): unknown {
   if (typeof config !== "object" || config === null) return config;
   const query = config as QueryConfig;
   if (query[decided] || typeof query.text !== "string") return config;
@@ -137,7 +148,6 @@ function namedIfPrepared(config: unknown, values: unknown): unknown {
     return current ? { ...query, name: current, [originalName]: query.name, [decided]: true } : config;
   }
   const params = Array.isArray(values) ? values : query.values;
-  const kind = preparing.getStore();
   if (!kind || !params?.length) return { ...query, [decided]: true };
   let name = statementNames.get(query.text);
   if (!name) {
@@ -178,20 +188,42 @@ function retire(config: unknown, error: unknown) {
   if ((retiredNames.get(first) ?? first) === query.name) retiredNames.set(first, `${first}_${++retirements}`);
 }
 
-/** A pool whose queries are named (or not) where they are asked, see `prepared`. */
+/** A pool whose queries are named (or not) by the view they are asked through, see `namedDb`. */
 class PreparingPool extends pg.Pool {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
   override query(...args: any[]): any {
+    return this.queryAs(undefined, args);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: as query.
+  queryAs(kind: StatementKind | undefined, args: any[]): any {
     const asked = args[0];
-    args[0] = namedIfPrepared(asked, args[1]);
+    args[0] = namedIfPrepared(asked, args[1], kind);
     const result: unknown = super.query(...(args as Parameters<pg.Pool["query"]>));
     if (!(result instanceof Promise)) return result;
     // One statement outside a transaction, refused as stale: once more under its new name.
     return result.catch((error: unknown) => {
       if (!isStaleStatement(error)) throw error;
-      args[0] = namedIfPrepared(asked, args[1]);
+      args[0] = namedIfPrepared(asked, args[1], kind);
       return super.query(...(args as Parameters<pg.Pool["query"]>));
     });
+  }
+
+  /**
+   * The pool as seen by the named Db of `kind`: its queries and the connections it checks out (a
+   * transaction's) name their statements so. It is the pool itself underneath (Drizzle checks out a
+   * connection for a transaction from anything that is a pg Pool).
+   */
+  namedView(kind: StatementKind): pg.Pool {
+    const view = Object.create(this) as PreparingPool;
+    // biome-ignore lint/suspicious/noExplicitAny: as query.
+    view.query = (...args: any[]) => this.queryAs(kind, args);
+    view.connect = (async () => {
+      const client = await this.connect();
+      (client as unknown as Record<symbol, StatementKind | undefined>)[statementKind] = kind;
+      return client;
+    }) as pg.Pool["connect"];
+    return view;
   }
 }
 
@@ -221,8 +253,12 @@ function stallSafeClient(answerTimeoutMs: number) {
 
     // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
     override query(...args: any[]): any {
-      // A transaction's statements come here directly, in their caller's context.
-      args[0] = namedIfPrepared(args[0], args[1]);
+      // A transaction's statements come here directly, named as the view that checked this out asks.
+      args[0] = namedIfPrepared(
+        args[0],
+        args[1],
+        (this as unknown as Record<symbol, StatementKind>)[statementKind],
+      );
       const connection = (this as unknown as { connection?: { stream?: { destroy: () => void } } })
         .connection;
       const callbackAt = args.findIndex((arg) => typeof arg === "function");
@@ -280,7 +316,15 @@ export function openPostgres(url: string, max = 10, timeouts = defaultPostgresTi
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
+  // A connection back in the pool names nothing until a named view checks it out again.
+  pool.on("release", (_error: unknown, client: pg.PoolClient) => {
+    (client as unknown as Record<symbol, StatementKind | undefined>)[statementKind] = undefined;
+  });
   const db = drizzlePg({ client: pool, casing });
+  namedViews.set(db as unknown as Db, {
+    record: drizzlePg({ client: pool.namedView("record"), casing }) as unknown as Db,
+    list: drizzlePg({ client: pool.namedView("list"), casing }) as unknown as Db,
+  });
   return {
     db: db as unknown as Db,
     kind: "postgres",
@@ -325,8 +369,8 @@ export function openDatabase(config: {
 }
 
 /**
- * The name to give Drizzle's `prepare` for a statement that has none of its own: inside `prepared`
- * statements are named by their text (an empty name is no name to pg).
+ * The name to give Drizzle's `prepare` for a statement that has none of its own: through a named Db
+ * (namedDb), or a transaction of one, statements are named by their text (an empty name is no name to pg).
  */
 export const namedByText = "";
 
@@ -335,6 +379,17 @@ export type Runnable = { execute(values?: Record<string, unknown>): Promise<unkn
 
 /** The session of a Db or Tx: its driver's kind (the class) and connection (pg pool or client, PGlite). */
 const sessionOf = (db: Db | Tx) => (db as unknown as { _: { session: { client: unknown } } })._.session;
+
+/**
+ * Runs `work`, whose first statement is the last of the transaction `tx`: the COMMIT goes right behind
+ * it (round-trips.ts). The transaction's connection is marked; nothing else sends on it meanwhile.
+ * Awaited inside, as Drizzle's queries run only once awaited. PGlite has no round trips to save.
+ */
+export async function asLastStatement<T>(tx: Tx, work: () => PromiseLike<T>): Promise<T> {
+  const client = sessionOf(tx).client;
+  if (client instanceof pg.Client) (client as unknown as Record<symbol, boolean>)[lastStatementNext] = true;
+  return await work();
+}
 
 /**
  * Statements whose SQL text Drizzle builds once per key, with placeholders for their values, and that

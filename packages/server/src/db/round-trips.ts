@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /**
  * Two round trips fewer for every save's transaction on PostgreSQL (issue 14: each round trip cost a
  * patient visit's save ~5% of its throughput, mostly in waking the other side): BEGIN goes out in
@@ -18,17 +16,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * Only where the client is idle and the statement goes by the extended protocol (it has parameters or
  * a name, as every statement of a save has); otherwise BEGIN and COMMIT go on their own, as before.
  * PGlite has no round trips and does not come here. The last statement is marked by its caller
- * (`asLastStatement`): nothing may follow it in the transaction.
+ * (`asLastStatement`, which marks the connection): nothing may follow it in the transaction.
  */
 
-const lastStatement = new AsyncLocalStorage<{ pending: boolean }>();
-
-/**
- * Runs `work`, whose first statement is the last of its transaction: the COMMIT goes right behind it.
- * Awaited inside, as Drizzle's queries run only once awaited.
- */
-export const asLastStatement = <T>(work: () => PromiseLike<T>): Promise<T> =>
-  lastStatement.run({ pending: true }, async () => await work());
+/** Set on a connection whose next statement is its transaction's last (asLastStatement). */
+export const lastStatementNext = Symbol("the next statement is its transaction's last");
 
 type Message = { text?: string };
 type Connection = {
@@ -46,6 +38,7 @@ export type ClientInternals = {
   connection: Connection;
   readyForQuery: boolean;
   _queryQueue: unknown[];
+  [lastStatementNext]?: boolean;
 };
 type QueryConfig = { text?: unknown; name?: unknown; values?: unknown[] };
 
@@ -103,6 +96,7 @@ export class RoundTrips {
     const text = controlText(config);
     const plain = !(Array.isArray(values) && values.length > 0);
     if (text === "begin" && plain) {
+      this.client[lastStatementNext] = false;
       this.#beginDeferred = true;
       this.#ended = false;
       this.#inTransaction = true;
@@ -110,6 +104,8 @@ export class RoundTrips {
       return Promise.resolve(answered("BEGIN"));
     }
     if ((text === "commit" || text === "rollback") && plain) {
+      // A mark whose work sent nothing ends with its transaction.
+      this.client[lastStatementNext] = false;
       this.#inTransaction = false;
       if (this.#beginDeferred || this.#ended) {
         // Nothing was sent since BEGIN, or the transaction has ended already.
@@ -131,9 +127,9 @@ export class RoundTrips {
 
   /** Sends a statement (`send`: pg's own query) with a deferred BEGIN ahead, and a COMMIT behind if it is the last. */
   send(config: unknown, values: unknown, send: () => Promise<unknown>): Promise<unknown> {
-    const marked = lastStatement.getStore();
-    const last = marked?.pending === true && this.#inTransaction && this.#savepoints === 0;
-    if (marked) marked.pending = false;
+    const marked = this.client[lastStatementNext] === true;
+    this.client[lastStatementNext] = false;
+    const last = marked && this.#inTransaction && this.#savepoints === 0;
     const begin = this.#beginDeferred;
     if (!begin && !last) return send();
     this.#beginDeferred = false;

@@ -28,16 +28,18 @@ import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
 import {
+  asLastStatement,
   builtOnce,
   type Db,
   namedByText,
+  namedDb,
   prepared,
   queryRows,
   type Runnable,
+  retried,
   type Tx,
   writeTogether,
 } from "../db/client";
-import { asLastStatement } from "../db/round-trips";
 import { cellText, parseCsvColumns } from "../http/csv";
 import { databaseError } from "../http/database-errors";
 import { conflict, notFound, validationError } from "../http/errors";
@@ -424,10 +426,16 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const offset = (q.page - 1) * pageSize;
       const shape = formats[format];
       const keepsRows = !shape.joins || shape.joinsKeepRows === true;
+      // Named statements (planned once per connection) unless searched: a plan hardly depends on which
+      // site or study a list is of, but a search's depends on its words; a generic plan took the search
+      // "a" from 14 to 232 ms (decision 148).
+      const searched = Boolean(q.searchTerm?.trim());
+      const listDb = searched ? db : namedDb(db, "list");
+      const run = <T>(work: () => Promise<T>) => (searched ? work() : retried(work));
       const base = (fields: Selection, needsJoins: boolean) =>
         needsJoins
-          ? select(db, format, fields)
-          : (db
+          ? select(listDb, format, fields)
+          : (listDb
               .select(fields as never)
               .from(table)
               .$dynamic() as PgSelect);
@@ -442,11 +450,6 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const boundedCount = sql<number>`(select count(*)::int from ${bounded})`;
       const withTotal = { ...shape.fields, [totalField]: boundedCount };
 
-      // Named statements (planned once per connection) unless searched: a plan hardly depends on which
-      // site or study a list is of, but a search's depends on its words; a generic plan took the search
-      // "a" from 14 to 232 ms (decision 148).
-      const searched = Boolean(q.searchTerm?.trim());
-      const run = <T>(work: () => Promise<T>) => (searched ? work() : prepared(work, "list"));
       // One row past the page tells whether more follow. Deep pages skip over ids read from an index
       // alone, and only the page's own rows are joined and have their derived values computed.
       const pageIds = (fields: Selection) =>
@@ -459,7 +462,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       /** The page's rows (one more if more follow), and the count that rode along with them. */
       let read: Row[];
       let carried: number | undefined;
-      const countAlone = () => queryRows<{ total: number }>(db, sql`select ${boundedCount} as total`);
+      const countAlone = () => queryRows<{ total: number }>(listDb, sql`select ${boundedCount} as total`);
       if (keepsRows && searched) {
         // A search's ids are planned for its words, alone; the rows of those ids are then read by a
         // statement built and planned once per format and order (decision 166).
@@ -480,8 +483,10 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         carried = count;
       } else {
         const rowsOf = keepsRows
-          ? select(db, format, withTotal).where(sql`${table.id} = any(array(${pageIds({ id: table.id })}))`)
-          : select(db, format, withTotal)
+          ? select(listDb, format, withTotal).where(
+              sql`${table.id} = any(array(${pageIds({ id: table.id })}))`,
+            )
+          : select(listDb, format, withTotal)
               .where(where)
               .limit(pageSize + 1)
               .offset(offset);
@@ -494,7 +499,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const total =
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const expand = def.expand;
-      const items = expand && rows.length > 0 ? await run(() => expand(db, rows, format)) : rows;
+      const items = expand && rows.length > 0 ? await run(() => expand(listDb, rows, format)) : rows;
       return { items, pagination: { page: q.page, pageSize, total } };
     },
 
@@ -550,7 +555,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
             siteIds: siteIdsOf(user),
           })) as Row[])
         : [];
-      const record = await prepared(() => firstExpanded(db, rows, shape));
+      const record = await prepared(db, "record", (named) => firstExpanded(named, rows, shape));
       if (!record) throw notFound(`${label} not found`);
       return record;
     },
@@ -564,14 +569,14 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         });
       }
       // One record by its key, each statement of the same text every time: prepared.
-      return prepared(() =>
-        db.transaction(async (tx) => {
+      return prepared(db, "record", (named) =>
+        named.transaction(async (tx) => {
           const ctx: WriteContext = { tx, user, change, existing: null };
           const values = await toRow(input, ctx);
           const { record, alongside } = await written(tx, { ...values, uuid }, null, input, ctx);
           const later = await def.afterChange?.(tx, null, record, alongside);
           const changes = [...diff(null, record), ...secretChanges(input)];
-          await asLastStatement(() =>
+          await asLastStatement(tx, () =>
             recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later),
           );
           return record;
@@ -589,8 +594,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
         errors.push({ field: "version", message: "Version is required" });
       if (errors.length > 0) throw validationError(errors);
       // One record by its key, each statement of the same text every time: prepared.
-      return prepared(() =>
-        db.transaction(async (tx) => {
+      return prepared(db, "record", (named) =>
+        named.transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
           if (!locked) throw notFound(`${label} not found`);
           if (locked.version !== input.version) {
@@ -604,7 +609,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const { record: after, alongside } = await written(tx, values, locked.id, input, ctx);
           const later = await def.afterChange?.(tx, before, after, alongside);
           const changes = [...diff(before, after), ...secretChanges(input)];
-          await asLastStatement(() =>
+          await asLastStatement(tx, () =>
             changes.length > 0
               ? recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later)
               : writeTogether(tx, later ?? []),
@@ -615,15 +620,15 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     },
 
     async remove(uuid: string, user: SessionUser | null, change: ChangeContext): Promise<void> {
-      await prepared(() =>
-        db.transaction(async (tx) => {
+      await prepared(db, "record", (named) =>
+        named.transaction(async (tx) => {
           const locked = await lock(tx, uuid, user);
           if (!locked) throw notFound(`${label} not found`);
           const before = (await readById(tx, locked.id)) as Row;
           await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
           await tx.delete(table).where(eq(table.id, locked.id));
           const later = await def.afterChange?.(tx, before, null);
-          await asLastStatement(() =>
+          await asLastStatement(tx, () =>
             recordAudit(
               tx,
               change,

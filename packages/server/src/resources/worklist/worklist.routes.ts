@@ -218,14 +218,20 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
      * Rows in order: each asked state's first rows (after `after`, if given), merged; `withCounts`
      * adds the counts per state to every row, computed once (one round trip for a page, issue 14).
      */
-    const rows = (limit: number, offset: number, after: SQL = sql`true`, withCounts = false) => {
+    const rows = (
+      limit: number,
+      offset: number,
+      after: SQL = sql`true`,
+      withCounts = false,
+      db: Db = deps.db,
+    ) => {
       const branches = states.map(
         (state) => sql`(select vs.id, vs.window_end, ${state}::text as state from visit_schedule vs
           where ${rowsOf[state]} and ${common} and ${after}
           order by ${order("vs")} limit ${whole(offset + limit)})`,
       );
       return queryRows<WorklistRow & Counts & { keysetWindowEnd: string | null; keysetId: number }>(
-        deps.db,
+        db,
         sql`select vs.study_patient_id || '-' || vs.visit_id as "rowId",
             vs.patient_id as "patientId", ${patient("uuid")} as "patientUuid", ${patient("barcode")} as barcode,
             ${patient("last_name || ' ' || x.first_name")} as "patientName",
@@ -244,14 +250,14 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
           order by ${order("w")}`,
       );
     };
-    const counts = () => queryRows<Counts>(deps.db, sql`select ${countFields}`);
+    const counts = (db: Db = deps.db) => queryRows<Counts>(db, sql`select ${countFields}`);
     /**
      * The first page unsearched, the one a site keeps open, goes as a named statement: parsed once per
      * connection, not on every call (decision 182). Searches are planned for their words (decision
      * 148); later pages stay unnamed, as their limits are written into the text.
      */
-    const run = <T>(work: () => Promise<T>, offset: number) =>
-      (q.search ?? q.searchTerm)?.trim() || offset > 0 ? work() : prepared(work, "list");
+    const run = <T>(work: (db: Db) => Promise<T>, offset: number) =>
+      (q.search ?? q.searchTerm)?.trim() || offset > 0 ? work(deps.db) : prepared(deps.db, "list", work);
     return { states, rows, counts, desc, run };
   }
 
@@ -265,9 +271,9 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       const pageSize = q.pagesize ?? deps.config.defaultPageSize;
       const worklist = await worklistOf(user, q);
       const offset = (page - 1) * pageSize;
-      const read = await worklist.run(() => worklist.rows(pageSize, offset, undefined, true), offset);
+      const read = await worklist.run((db) => worklist.rows(pageSize, offset, undefined, true, db), offset);
       // A page past the end has no row to carry the counts: they are asked on their own.
-      const countRow = read[0] ?? (await worklist.run(worklist.counts, offset))[0];
+      const countRow = read[0] ?? (await worklist.run((db) => worklist.counts(db), offset))[0];
       const counts = Object.fromEntries(
         worklistStates.map((state) => [state, Number(countRow?.[countKey(state)] ?? 0)]),
       ) as Record<WorklistState, number>;
