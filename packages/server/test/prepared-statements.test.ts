@@ -189,6 +189,29 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     expect((await save(record.version, "stale")).status).toBe(409);
   });
 
+  it("a connection a save named its statements on names nothing for the next transaction of its pool", async () => {
+    const read = await t.request<Record<string, unknown>>({
+      method: "GET",
+      url: `/api/patients/${patientUuid}`,
+      session: admin,
+    });
+    const record = read.body.data as Record<string, unknown> & { version: number };
+    // The pool's one connection, checked out by the save's named transaction and given back.
+    const saved = await t.request({
+      method: "PUT",
+      url: `/api/patients/${patientUuid}`,
+      session: admin,
+      payload: { ...record, patientDetail: { ...(record.patientDetail as object), notes: "named" } },
+    });
+    expect(saved.status).toBe(200);
+    const before = await preparedNames();
+    // A transaction of the plain Db on that same connection: its statement with a value stays unnamed.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select ${41}::int + 1 as plain_transaction`);
+    });
+    expect(await preparedNames()).toEqual(before);
+  });
+
   it("a visit save's read of the patient's windows keeps one generic plan, not one planned per save", async () => {
     const db = database.db;
     const study = await createStudy(db, await setUpProject(t, "PS-2026-001"), { variant: "NORMAL" });

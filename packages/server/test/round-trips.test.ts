@@ -139,6 +139,19 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
     expect(await items()).toEqual([1]);
   });
 
+  it("ends a last-statement mark whose work sent nothing with its transaction", async () => {
+    // Nothing sent at all: BEGIN and COMMIT are answered here, and the mark must not outlive them.
+    await db().transaction(async (tx) => {
+      await asLastStatement(tx, async () => {});
+    });
+    // The pool's one connection again: its next transaction runs all its statements.
+    await db().transaction(async (tx) => {
+      await tx.execute(sql`insert into rt_items (id) values (${2})`);
+      await tx.execute(sql`insert into rt_items (id) values (${3})`);
+    });
+    expect(await items()).toEqual([2, 3]);
+  });
+
   it("does not end the transaction at a last statement inside a savepoint", async () => {
     const outcome = failure(
       db().transaction(async (tx) => {
