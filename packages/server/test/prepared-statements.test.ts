@@ -161,24 +161,28 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     expect((await read(staffA)).status).toBe(404);
   });
 
-  it("saves through prepared statements keep the record's versions in turn", async () => {
-    const read = await t.request<Record<string, unknown>>({
-      method: "GET",
-      url: `/api/patients/${patientUuid}`,
-      session: admin,
-    });
-    const record = read.body.data as Record<string, unknown> & { version: number };
-    const save = (version: number, notes: string) =>
-      t.request<Record<string, unknown>>({
-        method: "PUT",
+  type PatientRecord = Record<string, unknown> & { version: number };
+  /** The patient as the administrator reads it. */
+  const readPatient = async () =>
+    (
+      await t.request<Record<string, unknown>>({
+        method: "GET",
         url: `/api/patients/${patientUuid}`,
         session: admin,
-        payload: {
-          ...record,
-          version,
-          patientDetail: { ...(record.patientDetail as object), notes },
-        },
-      });
+      })
+    ).body.data as PatientRecord;
+  /** The administrator saves `record` at `version` with other notes. */
+  const saveNotes = (record: PatientRecord, version: number, notes: string) =>
+    t.request<Record<string, unknown>>({
+      method: "PUT",
+      url: `/api/patients/${patientUuid}`,
+      session: admin,
+      payload: { ...record, version, patientDetail: { ...(record.patientDetail as object), notes } },
+    });
+
+  it("saves through prepared statements keep the record's versions in turn", async () => {
+    const record = await readPatient();
+    const save = (version: number, notes: string) => saveNotes(record, version, notes);
     const first = await save(record.version, "first");
     expect(first.status).toBe(200);
     expect(first.body.data?.version).toBe(record.version + 1);
@@ -190,19 +194,9 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
   });
 
   it("a connection a save named its statements on names nothing for the next transaction of its pool", async () => {
-    const read = await t.request<Record<string, unknown>>({
-      method: "GET",
-      url: `/api/patients/${patientUuid}`,
-      session: admin,
-    });
-    const record = read.body.data as Record<string, unknown> & { version: number };
+    const record = await readPatient();
     // The pool's one connection, checked out by the save's named transaction and given back.
-    const saved = await t.request({
-      method: "PUT",
-      url: `/api/patients/${patientUuid}`,
-      session: admin,
-      payload: { ...record, patientDetail: { ...(record.patientDetail as object), notes: "named" } },
-    });
+    const saved = await saveNotes(record, record.version, "named");
     expect(saved.status).toBe(200);
     const before = await preparedNames();
     // A transaction of the plain Db on that same connection: its statement with a value stays unnamed.
