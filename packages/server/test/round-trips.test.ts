@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loginRateLimit } from "../src/auth/rate-limit";
 import { asLastStatement, type Database, queryRows } from "../src/db/client";
 import {
   createPatient,
@@ -203,6 +204,26 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
     expect(await items()).toEqual([]);
     await insert(3);
     expect(await items()).toEqual([3]);
+  });
+
+  it("reserves a sign-in attempt in three round trips, and the next transaction waits for the disk again", async () => {
+    const limiter = loginRateLimit(db(), 5);
+    let attempt: Awaited<ReturnType<typeof limiter.reserve>> | undefined;
+    expect(
+      await tripsOf(async () => {
+        attempt = await limiter.reserve("rt-signin@example.com", "192.0.2.7");
+      }),
+    ).toBe(3);
+    // Reserved, and counted by the next attempt as a failure until given back.
+    expect(attempt).toMatchObject({ ids: [expect.any(Number), expect.any(Number)], waitMs: 0 });
+    const [counted] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from login_failures where key = 'account:rt-signin@example.com'`,
+    );
+    expect(counted.n).toBe(1);
+    // The reservation's own commit did not wait for the disk; the setting ended with its transaction.
+    const [setting] = await queryRows<{ synchronous_commit: string }>(db(), sql`show synchronous_commit`);
+    expect(setting.synchronous_commit).toBe("on");
   });
 
   it("saves a patient visit in four round trips: the user, the check with BEGIN, the insert, the rest with COMMIT", async () => {

@@ -54,16 +54,30 @@ export async function loadSessionUser(
     sessionUserQueries.set(db, query);
   }
   const [row] = await query.execute({ id });
-  if (!row) return null;
-  return {
-    id: row.id,
-    uuid: row.uuid,
-    email: row.email,
-    profile: { firstName: row.firstName, lastName: row.lastName },
-    isAdmin: row.isAdmin,
-    isActive: row.isActive,
-    siteIds: row.siteIds.map(Number),
-  };
+  return row ? sessionUserOf(row) : null;
+}
+
+type SessionUserRow = Awaited<ReturnType<ReturnType<typeof prepareSessionUser>["execute"]>>[number];
+const sessionUserOf = (row: SessionUserRow): SessionUser & { isActive: boolean } => ({
+  id: row.id,
+  uuid: row.uuid,
+  email: row.email,
+  profile: { firstName: row.firstName, lastName: row.lastName },
+  isAdmin: row.isAdmin,
+  isActive: row.isActive,
+  siteIds: row.siteIds.map(Number),
+});
+
+/** The user an e-mail signs in (any case), with the password hash to check; null for none. */
+export async function loadSignInUser(
+  db: Db,
+  email: string,
+): Promise<(SessionUser & { isActive: boolean; passwordHash: string }) | null> {
+  const [row] = await db
+    .select({ ...sessionUserFields, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+  return row ? { ...sessionUserOf(row), passwordHash: row.passwordHash } : null;
 }
 
 export const userName = (user: SessionUser | null) => (user ? displayName(user) || user.email : null);

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { type Db, queryRows, type Tx } from "../db/client";
+import { asLastStatement, type Db, queryRows, type Tx } from "../db/client";
 import { loginFailures } from "./auth.table";
 
 const window = sql`now() - interval '15 minutes'`;
@@ -36,7 +36,11 @@ export function loginRateLimit(db: Db, perAccount: number, options = { slotMs: 1
     async reserve(email: string, ip: string): Promise<Attempt | "account" | "busy"> {
       const k = keys(email, ip);
       return db.transaction(async (tx) => {
-        await lockKey(tx, k.account);
+        // The reservation's commit does not wait for the disk (decision 187): every other attempt sees
+        // it once committed all the same; only a crash of the database could lose it.
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtextextended(${k.account}, 0)), set_config('synchronous_commit', 'off', true)`,
+        );
         const [counts] = await queryRows<{ account: number; address: number }>(
           tx,
           sql`select count(*) filter (where ${loginFailures.key} = ${k.account})::int as account,
@@ -60,7 +64,9 @@ export function loginRateLimit(db: Db, perAccount: number, options = { slotMs: 1
           if (waitMs > options.maxWaitMs) return "busy";
           rows.push({ key: k.slot, at: new Date(next.at) });
         }
-        const inserted = await tx.insert(loginFailures).values(rows).returning({ id: loginFailures.id });
+        const inserted = await asLastStatement(tx, () =>
+          tx.insert(loginFailures).values(rows).returning({ id: loginFailures.id }),
+        );
         return { ids: inserted.filter((_, i) => rows[i].key !== k.slot).map((r) => r.id), waitMs };
       });
     },
