@@ -8,8 +8,8 @@ const window = sql`now() - interval '15 minutes'`;
 export type Attempt = { ids: number[]; waitMs: number };
 
 /** Serialises the attempts on one key across transactions and processes (one PostgreSQL lock). */
-const lockKey = (tx: Tx, key: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+const lockOf = (key: string) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+const lockKey = (tx: Tx, key: string) => tx.execute(sql`select ${lockOf(key)}`);
 
 /**
  * Failed sign-ins per account and per address over 15 minutes, in the database so that every
@@ -38,9 +38,7 @@ export function loginRateLimit(db: Db, perAccount: number, options = { slotMs: 1
       return db.transaction(async (tx) => {
         // The reservation's commit does not wait for the disk (decision 187): every other attempt sees
         // it once committed all the same; only a crash of the database could lose it.
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtextextended(${k.account}, 0)), set_config('synchronous_commit', 'off', true)`,
-        );
+        await tx.execute(sql`select ${lockOf(k.account)}, set_config('synchronous_commit', 'off', true)`);
         const [counts] = await queryRows<{ account: number; address: number }>(
           tx,
           sql`select count(*) filter (where ${loginFailures.key} = ${k.account})::int as account,
