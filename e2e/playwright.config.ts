@@ -43,7 +43,7 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${mainPort}`,
-    trace: "retain-on-failure",
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
     launchOptions: chromiumLaunchOptions,
   },
