@@ -95,6 +95,17 @@ export const prepared = <T>(db: Db, kind: StatementKind, work: (named: Db) => Pr
   retried(() => work(namedDb(db, kind)));
 
 /**
+ * The Db a read goes through and how it runs: named reads go through the named Db of `kind` and run
+ * again where that is safe (see `retried`); others (a search, planned for its words) as they are.
+ */
+export const readsOf = (
+  db: Db,
+  kind: StatementKind,
+  named: boolean,
+): { db: Db; run: <T>(work: () => Promise<T>) => Promise<T> } =>
+  named ? { db: namedDb(db, kind), run: (work) => retried(work) } : { db, run: (work) => work() };
+
+/**
  * Runs `work`, and again where that is safe and likely to succeed. The work is a read, or a
  * transaction that was rolled back: it can run again. A statement refused as stale has been renamed by
  * then (see retire): once more, afresh; a transaction may hold several (a table change touches each

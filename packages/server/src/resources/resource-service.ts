@@ -32,11 +32,10 @@ import {
   builtOnce,
   type Db,
   namedByText,
-  namedDb,
   prepared,
   queryRows,
   type Runnable,
-  retried,
+  readsOf,
   type Tx,
   writeTogether,
 } from "../db/client";
@@ -430,8 +429,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       // site or study a list is of, but a search's depends on its words; a generic plan took the search
       // "a" from 14 to 232 ms (decision 148).
       const searched = Boolean(q.searchTerm?.trim());
-      const listDb = searched ? db : namedDb(db, "list");
-      const run = <T>(work: () => Promise<T>) => (searched ? work() : retried(work));
+      const { db: listDb, run } = readsOf(db, "list", !searched);
       const base = (fields: Selection, needsJoins: boolean) =>
         needsJoins
           ? select(listDb, format, fields)

@@ -17,7 +17,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
-import { type Db, prepared, queryRows } from "../../db/client";
+import { type Db, queryRows, readsOf } from "../../db/client";
 import type { Deps } from "../../deps";
 import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
@@ -256,8 +256,10 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
      * connection, not on every call (decision 182). Searches are planned for their words (decision
      * 148); later pages stay unnamed, as their limits are written into the text.
      */
-    const run = <T>(work: (db: Db) => Promise<T>, offset: number) =>
-      (q.search ?? q.searchTerm)?.trim() || offset > 0 ? work(deps.db) : prepared(deps.db, "list", work);
+    const run = <T>(work: (db: Db) => Promise<T>, offset: number) => {
+      const reads = readsOf(deps.db, "list", !((q.search ?? q.searchTerm)?.trim() || offset > 0));
+      return reads.run(() => work(reads.db));
+    };
     return { states, rows, counts, desc, run };
   }
 
