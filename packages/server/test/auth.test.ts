@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loginRateLimit } from "../src/auth/rate-limit";
 import { reuseGraceSeconds } from "../src/auth/refresh-tokens";
 import { queryRows } from "../src/db/client";
 import { createSite, createUser } from "../src/seed/factories";
@@ -277,6 +278,20 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
     );
     expect(guesses.map((g) => g.status)).toEqual([401, 401, 401, 401]);
     expect(Date.now() - turnsStarted).toBeGreaterThanOrEqual(2900);
+  });
+
+  it("refuses an address whose next turn is further off than the longest wait, and an account at its limit", async () => {
+    // One failure per account, so the address (four times as many) floods after four attempts.
+    const limiter = loginRateLimit(t.database.db, 1, { slotMs: 1000, maxWaitMs: 1500 });
+    const address = "10.4.0.1";
+    const waits: (number | string)[] = [];
+    for (let i = 0; i < 7; i++) {
+      const attempt = await limiter.reserve(`flood${i}@example.com`, address);
+      waits.push(typeof attempt === "string" ? attempt : Math.round(attempt.waitMs / 500) * 500);
+    }
+    // Four counted, then turns one second apart: now, in a second, and two seconds is too long.
+    expect(waits).toEqual([0, 0, 0, 0, 0, 1000, "busy"]);
+    expect(await limiter.reserve("flood0@example.com", "10.4.0.2")).toBe("account");
   });
 
   it("refuses an access token without an expiry claim", async () => {

@@ -1,15 +1,13 @@
 import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { asLastStatement, type Db, queryRows, type Tx } from "../db/client";
+import { type Db, queryRows } from "../db/client";
 import { loginFailures } from "./auth.table";
 
-const window = sql`now() - interval '15 minutes'`;
+/** How long a failure counts. */
+const windowText = "15 minutes";
+const window = sql`now() - ${windowText}::interval`;
 
 /** One reserved sign-in attempt: its rows, and how long it must wait for its address's turn. */
 export type Attempt = { ids: number[]; waitMs: number };
-
-/** Serialises the attempts on one key across transactions and processes (one PostgreSQL lock). */
-const lockOf = (key: string) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-const lockKey = (tx: Tx, key: string) => tx.execute(sql`select ${lockOf(key)}`);
 
 /**
  * Failed sign-ins per account and per address over 15 minutes, in the database so that every
@@ -32,41 +30,25 @@ export function loginRateLimit(db: Db, perAccount: number, options = { slotMs: 1
   });
   return {
     perAddress,
-    /** Reserves an attempt; "account" when the account's limit is reached, "busy" for a flooded address. */
+    /**
+     * Reserves an attempt; "account" when the account's limit is reached, "busy" for a flooded address.
+     * The rules run in the database (sign_in_reserve, migration 0016): lock, count and insert in one
+     * round trip, the statement's own transaction (decision 189).
+     */
     async reserve(email: string, ip: string): Promise<Attempt | "account" | "busy"> {
       const k = keys(email, ip);
-      return db.transaction(async (tx) => {
-        // The reservation's commit does not wait for the disk (decision 187): every other attempt sees
-        // it once committed all the same; only a crash of the database could lose it.
-        await tx.execute(sql`select ${lockOf(k.account)}, set_config('synchronous_commit', 'off', true)`);
-        const [counts] = await queryRows<{ account: number; address: number }>(
-          tx,
-          sql`select count(*) filter (where ${loginFailures.key} = ${k.account})::int as account,
-                     count(*) filter (where ${loginFailures.key} = ${k.ip})::int as address
-              from ${loginFailures}
-              where ${loginFailures.key} in (${k.account}, ${k.ip}) and ${loginFailures.at} > ${window}`,
-        );
-        if (counts.account >= perAccount) return "account";
-        const rows: { key: string; at?: Date }[] = [{ key: k.account }, { key: k.ip }];
-        let waitMs = 0;
-        if (counts.address >= perAddress) {
-          await lockKey(tx, k.slot);
-          // The next free turn of this address: one slotMs after the last one reserved, or now.
-          const [next] = await queryRows<{ at: Date | string; wait: number }>(
-            tx,
-            sql`select t.at, extract(epoch from t.at - now()) * 1000 as wait from (
-                  select greatest(now(), max(${loginFailures.at}) + make_interval(secs => ${options.slotMs / 1000})) as at
-                  from ${loginFailures} where ${loginFailures.key} = ${k.slot}) t`,
-          );
-          waitMs = Math.max(0, Number(next.wait));
-          if (waitMs > options.maxWaitMs) return "busy";
-          rows.push({ key: k.slot, at: new Date(next.at) });
-        }
-        const inserted = await asLastStatement(tx, () =>
-          tx.insert(loginFailures).values(rows).returning({ id: loginFailures.id }),
-        );
-        return { ids: inserted.filter((_, i) => rows[i].key !== k.slot).map((r) => r.id), waitMs };
-      });
+      const [reserved] = await queryRows<{
+        outcome: "reserved" | "account" | "busy";
+        ids: number[];
+        wait_ms: number;
+      }>(
+        db,
+        sql`select * from sign_in_reserve(${k.account}, ${k.ip}, ${k.slot}, ${perAccount}::int, ${perAddress}::int,
+              ${windowText}::interval, make_interval(secs => ${options.slotMs / 1000}),
+              make_interval(secs => ${options.maxWaitMs / 1000}))`,
+      );
+      if (reserved.outcome !== "reserved") return reserved.outcome;
+      return { ids: reserved.ids.map(Number), waitMs: Math.max(0, Number(reserved.wait_ms)) };
     },
     /** The password was right: the reservation was no failure, and the account's count starts over. */
     async succeeded(email: string, attempt: Attempt) {
