@@ -13,7 +13,7 @@ const shortPort = mainPort + 1;
 
 function server(port: number, env: Record<string, string> = {}) {
   return {
-    command: "node_modules/.bin/tsx packages/server/src/main.ts",
+    command: "node --import tsx packages/server/src/main.ts",
     cwd: root,
     url: `http://127.0.0.1:${port}/config.json`,
     reuseExistingServer: false,

@@ -13,7 +13,6 @@ import { lockFileName } from "../src/db/data-dir-lock";
  * on one embedded data folder, and signals to `npm start`.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const tsx = path.join(root, "node_modules/.bin/tsx");
 const started: ChildProcess[] = [];
 
 type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
@@ -78,12 +77,13 @@ describe("one process per embedded data folder", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("refuses a second server, create-admin and seed while a server holds it; frees it on exit", async () => {
-    const first = launch(tsx, ["packages/server/src/main.ts"], { DATA_DIR: dataDir });
+    const { command, args } = serverCommand();
+    const first = launch(command, args, { DATA_DIR: dataDir });
     await first.ready;
-    // The lock names the live server process (tsx runs it as its child).
+    // The lock names the live server process.
     expect(alive(Number(readFileSync(path.join(dataDir, lockFileName), "utf8")))).toBe(true);
 
-    const second = launch(tsx, ["packages/server/src/main.ts"], { DATA_DIR: dataDir });
+    const second = launch(command, args, { DATA_DIR: dataDir });
     expect(await second.exited).not.toBe(0);
     expect(second.output()).toContain(`The data folder ${dataDir} is in use`);
 
@@ -176,9 +176,14 @@ describe("signals to npm start", () => {
         const inFlight = slowSignIn(npm.port);
         await inFlight.accepted;
 
+        // The server is busy when the signal comes (stopped for 300 ms: a long answer, a loaded
+        // machine); whatever stands between npm and it must wait for it, not kill it.
+        process.kill(serverPid, "SIGSTOP");
         const signalled = Date.now();
         npm.child.kill(signal); // to npm only, as a service manager or a terminal's kill does
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        process.kill(serverPid, "SIGCONT");
+        await new Promise((resolve) => setTimeout(resolve, 200));
         inFlight.finish();
         expect(await inFlight.answered).toBe(401);
         await npm.exited;
