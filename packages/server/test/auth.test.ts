@@ -5,7 +5,7 @@ import { loginRateLimit } from "../src/auth/rate-limit";
 import { reuseGraceSeconds } from "../src/auth/refresh-tokens";
 import { queryRows } from "../src/db/client";
 import { createSite, createUser } from "../src/seed/factories";
-import { databaseKinds, startApp, type TestApp } from "./helpers";
+import { databaseKinds, freshDatabase, startApp, type TestApp } from "./helpers";
 
 const secret = "test-secret-that-is-long-enough-for-hs256";
 
@@ -390,6 +390,28 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
       }
     } finally {
       await shared.close();
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the sign-in limit across connections (PostgreSQL)", () => {
+  it("counts the attempts committed while a reservation waited for the account's lock", async () => {
+    const database = await freshDatabase("postgres", 4);
+    try {
+      const db = database.db;
+      const limiter = loginRateLimit(db, 5);
+      const key = "account:waiting@example.com";
+      let reserved: ReturnType<typeof limiter.reserve> | undefined;
+      await db.transaction(async (tx) => {
+        // Another sign-in holds the account's lock and records five failures meanwhile.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+        reserved = limiter.reserve("waiting@example.com", "192.0.2.9");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.execute(sql`insert into login_failures (key) select ${key} from generate_series(1, 5)`);
+      });
+      expect(await reserved).toBe("account");
+    } finally {
+      await database.close();
     }
   });
 });
