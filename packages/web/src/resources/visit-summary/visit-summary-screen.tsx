@@ -416,7 +416,7 @@ const SummaryRow = memo(function SummaryRow({
   first: number;
   last: number;
 }) {
-  const cells = new Map(profile.visits.map((visit) => [visit.visitId, visit]));
+  const cells = useMemo(() => new Map(profile.visits.map((visit) => [visit.visitId, visit])), [profile]);
   return (
     <tr aria-rowindex={index + 2}>
       <td aria-colindex={1} className={`${stickyCell} text-gray-600`} style={stickyStyle(sticky, 0)}>
@@ -452,8 +452,10 @@ const SummaryRow = memo(function SummaryRow({
 /**
  * One cell: the visit date, else "available" (spec), on its state's colour; an upcoming visit also
  * shows its expected date. The state is written out for screen readers, colour being only a hint.
+ * Memoised: scrolling sideways changes every row's columns in view, and redrawing each row's cells
+ * then held frames past 1/30 s (issue 14).
  */
-function SummaryCell({
+const SummaryCell = memo(function SummaryCell({
   value,
   column,
   colIndex,
@@ -486,4 +488,4 @@ function SummaryCell({
       <span className="sr-only"> {visitStateLabel(value.state)}</span>
     </td>
   );
-}
+});
