@@ -56,6 +56,13 @@ export const resourceRegistry = {
   patients: entry("pt-", "Patient", "Patients", "patients-group", "user-round", { lookupPageSize: 100 }),
   "study-patients": entry("sp-", "Study patient", "Study patients", "patients-group", "clipboard-list"),
   "patient-visits": entry("pv-", "Patient visit", "Patient visits", "patients-group", "calendar-check"),
+  "protocol-deviations": entry(
+    "dev-",
+    "Protocol deviation",
+    "Deviations",
+    "patients-group",
+    "triangle-alert",
+  ),
   projects: entry("prj-", "Project", "Projects", "studies-group", "folder-kanban", { lookupPageSize: 250 }),
   studies: entry("std-", "Study", "Studies", "studies-group", "flask-conical", { lookupPageSize: 100 }),
   visits: entry("visit-", "Visit", "Visits", "studies-group", "calendar-days", { lookupPageSize: 100 }),

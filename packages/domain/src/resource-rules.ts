@@ -17,6 +17,12 @@ import {
 import { emptyPatient, normalizePatient, patientSchema, validatePatient } from "./resources/patients";
 import { emptyProject, normalizeProject, projectSchema, validateProject } from "./resources/projects";
 import {
+  emptyProtocolDeviation,
+  normalizeProtocolDeviation,
+  protocolDeviationSchema,
+  validateProtocolDeviation,
+} from "./resources/protocol-deviations";
+import {
   emptySite,
   normalizeSite,
   prepareSiteForSave,
@@ -54,6 +60,7 @@ export * from "./resources/partners";
 export * from "./resources/patient-visits";
 export * from "./resources/patients";
 export * from "./resources/projects";
+export * from "./resources/protocol-deviations";
 export * from "./resources/sites";
 export * from "./resources/studies";
 export * from "./resources/study-patients";
@@ -99,6 +106,12 @@ export const resourceRules = {
     empty: emptyPatientVisit,
     normalize: normalizePatientVisit,
     validate: validatePatientVisit,
+  },
+  "protocol-deviations": {
+    schema: protocolDeviationSchema,
+    empty: emptyProtocolDeviation,
+    normalize: normalizeProtocolDeviation,
+    validate: validateProtocolDeviation,
   },
   projects: {
     schema: projectSchema,

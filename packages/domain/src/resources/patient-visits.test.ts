@@ -4,11 +4,15 @@ import {
   chooseStudy,
   chooseVisit,
   emptyPatientVisit,
+  hasCompletedRecord,
   normalizePatientVisit,
   patientVisitSchema,
   showsVisitResult,
   type VisitOption,
+  type VisitRecord,
   validatePatientVisit,
+  visitDateErrors,
+  visitDateMessages,
 } from "./patient-visits";
 
 const option: VisitOption = {
@@ -46,24 +50,50 @@ describe("patient visits", () => {
     expect(chooseVisit(filled, 9)).toEqual({ ...emptyPatientVisit(), patientId: 1, studyId: 2, visitId: 9 });
   });
 
-  it("fills in the existing visit data when the patient already has the chosen visit", () => {
-    const form = chooseVisit({ patientId: 1, studyId: 2 }, 9, option);
-    expect(form).toMatchObject({
-      id: 44,
-      uuid: "pv-44",
-      version: 3,
-      patientId: 1,
-      studyId: 2,
-      visitId: 9,
+  it("records a new visit when the patient already has the chosen visit, never reopening the old record (issue 43)", () => {
+    const form = chooseVisit({ patientId: 1, studyId: 2 }, 9);
+    expect(form.id).toBeUndefined();
+    expect(form).toMatchObject({ patientId: 1, studyId: 2, visitId: 9, visitDate: null, notes: "" });
+  });
+
+  it("asks first only when the visit already has a completed record", () => {
+    const record = (visitStatus: VisitRecord["visitStatus"], id: number): VisitRecord => ({
+      patientVisitId: id,
+      patientVisitUuid: `pv-${id}`,
       visitDate: "2025-03-01",
-      visitTime: "09:30",
-      visitStatus: "COMPLETED",
-      visitResult: "OK",
-      notes: "fasting",
+      visitTime: null,
+      visitStatus,
+      visitResult: null,
+      notes: null,
     });
-    expect(
-      chooseVisit({ patientId: 1, studyId: 2 }, 9, { ...option, patientVisitId: null }).id,
-    ).toBeUndefined();
+    expect(hasCompletedRecord({ ...option, records: [record("NO_SHOW", 1)] })).toBe(false);
+    expect(hasCompletedRecord({ ...option, records: [record("NO_SHOW", 1), record("COMPLETED", 2)] })).toBe(
+      true,
+    );
+    expect(hasCompletedRecord(null)).toBe(false);
+  });
+
+  it("needs a date, not after today, for a visit that took place; none before the start or after LPLV", () => {
+    const context = { today: "2026-11-28", startDate: "2026-03-01", lplv: "2027-12-31" };
+    expect(visitDateErrors({ visitStatus: "COMPLETED", visitDate: null }, context)).toEqual({
+      visitDate: visitDateMessages.dateRequired,
+    });
+    expect(visitDateErrors({ visitStatus: "ARRIVED", visitDate: null }, context).visitDate).toBe(
+      visitDateMessages.dateRequired,
+    );
+    expect(visitDateErrors({ visitStatus: "BOOKED", visitDate: null }, context)).toEqual({});
+    expect(visitDateErrors({ visitStatus: "COMPLETED", visitDate: "2026-11-29" }, context).visitDate).toBe(
+      visitDateMessages.inFuture,
+    );
+    expect(visitDateErrors({ visitStatus: "COMPLETED", visitDate: "2026-11-28" }, context)).toEqual({});
+    expect(visitDateErrors({ visitStatus: "BOOKED", visitDate: "2026-12-15" }, context)).toEqual({});
+    expect(visitDateErrors({ visitStatus: "BOOKED", visitDate: "2020-12-15" }, context).visitDate).toBe(
+      "The visit date cannot be before the patient's start in the study (1 Mar 2026)",
+    );
+    expect(visitDateErrors({ visitStatus: "BOOKED", visitDate: "2028-01-01" }, context).visitDate).toBe(
+      "The visit date cannot be after the study's LPLV (31 Dec 2027)",
+    );
+    expect(visitDateErrors({ visitStatus: "NO_SHOW", visitDate: "2026-03-01" }, context)).toEqual({});
   });
 
   it("says which reference is missing in the spec's words", () => {

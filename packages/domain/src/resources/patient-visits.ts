@@ -7,9 +7,9 @@ import {
   visitStatusValues,
   visitStatusWithResult,
 } from "../constants";
-import type { VisitState } from "../rules/visit-windows";
+import { shortDate, type VisitState } from "../rules/visit-windows";
 import { recordMeta, text } from "../schema";
-import { validator } from "../validation";
+import { type FieldErrors, validator } from "../validation";
 import { dateField, emptiedToNull, requiredRef, timeField, viewTexts } from "./fields";
 
 export type PatientVisit = {
@@ -74,8 +74,8 @@ export const emptyPatientVisit = (): PatientVisitForm => ({
 
 /**
  * The selector reset rules of spec §4: choosing a patient empties the form for that patient;
- * choosing a study keeps the patient; choosing a visit keeps patient and study and fills in the
- * visit's existing data (`existing`, from the visit options) or clears it.
+ * choosing a study keeps the patient; choosing a visit keeps patient and study. A visit's earlier
+ * records are never reopened by choosing it (issue 43): the form records a new one and lists them.
  */
 export function choosePatient(patientId: number | null): PatientVisitForm {
   return { ...emptyPatientVisit(), patientId };
@@ -85,30 +85,18 @@ export function chooseStudy(form: PatientVisitForm, studyId: number | null): Pat
   return { ...emptyPatientVisit(), patientId: form.patientId ?? null, studyId };
 }
 
-export function chooseVisit(
-  form: PatientVisitForm,
-  visitId: number | null,
-  existing?: VisitOption | null,
-): PatientVisitForm {
-  const kept = {
+export function chooseVisit(form: PatientVisitForm, visitId: number | null): PatientVisitForm {
+  return {
     ...emptyPatientVisit(),
     patientId: form.patientId ?? null,
     studyId: form.studyId ?? null,
     visitId,
   };
-  if (!existing?.patientVisitId) return kept;
-  return {
-    ...kept,
-    id: existing.patientVisitId,
-    uuid: existing.patientVisitUuid ?? undefined,
-    version: existing.patientVisitVersion ?? undefined,
-    visitDate: existing.visitDate,
-    visitTime: existing.visitTime ?? null,
-    visitStatus: existing.visitStatus,
-    visitResult: existing.visitResult,
-    notes: existing.notes ?? "",
-  };
 }
+
+/** Whether recording another record of the visit should ask first: it already has a completed one. */
+export const hasCompletedRecord = (option: Pick<VisitOption, "records"> | null | undefined): boolean =>
+  (option?.records ?? []).some((record) => record.visitStatus === "COMPLETED");
 
 /** Rows of GET patient-visits; the row id is patientVisitUuid. */
 export type PatientVisitListRow = {
@@ -125,8 +113,8 @@ export type PatientVisitListRow = {
 };
 
 /**
- * A visit of a study as the visit selector offers it, with the patient's data for it when the
- * patient already has that visit (patientVisitId set), else nulls.
+ * A visit of a study as the visit selector offers it, with the patient's data of the record that
+ * counts (countingRecords) when the patient has one (patientVisitId set), else nulls.
  */
 export type VisitOption = {
   visitName: string;
@@ -151,6 +139,12 @@ export type VisitOption = {
   windowEnd?: string | null;
   state?: VisitState | null;
   bookedOutsideWindow?: boolean;
+  /** A booking whose day has passed without an outcome (bookingPassedText). */
+  bookingPassed?: boolean;
+  /** Every record of the visit, latest first (issue 43). */
+  records?: VisitRecord[];
+  /** The visit's protocol deviations. */
+  deviations?: VisitDeviation[];
 };
 
 /** GET patient-visit-detail?patientVisitUuid=|patientId= → data. */
@@ -159,4 +153,59 @@ export type PatientVisitDetail = {
   study: { studyId: number; studyUuid: string; internalCode: string; projectWorkingName: string } | null;
   /** Visit entries keyed by visit id. */
   visits: Record<string, VisitOption>;
+};
+
+/** The visit-date rules of the window engine (issue 43); the spec's own validator passes everything. */
+export const visitDateMessages = {
+  dateRequired: "A completed or arrived visit needs its date",
+  inFuture: "A completed or arrived visit cannot be dated after today",
+  beforeStart: (start: string) =>
+    `The visit date cannot be before the patient's start in the study (${shortDate(start)})`,
+  afterLplv: (lplv: string) => `The visit date cannot be after the study's LPLV (${shortDate(lplv)})`,
+  completedExists: "This visit already has a completed record. Record another one?",
+} as const;
+
+/** A record that tells the visit took place needs a date, and that date cannot lie ahead. */
+const needsPastDate = (status: string | null | undefined) => status === "COMPLETED" || status === "ARRIVED";
+
+/**
+ * The date rules of a patient visit against its assignment and study: `today` is the site's day,
+ * `startDate` the patient's earliest start in the study, `lplv` the study's last patient's last visit.
+ */
+export function visitDateErrors(
+  visit: Pick<PatientVisitForm, "visitDate" | "visitStatus">,
+  context: { today: string; startDate: string | null; lplv: string | null },
+): FieldErrors {
+  const date = visit.visitDate ?? null;
+  if (!date) return needsPastDate(visit.visitStatus) ? { visitDate: visitDateMessages.dateRequired } : {};
+  if (needsPastDate(visit.visitStatus) && date > context.today)
+    return { visitDate: visitDateMessages.inFuture };
+  if (context.startDate && date < context.startDate)
+    return { visitDate: visitDateMessages.beforeStart(context.startDate) };
+  if (context.lplv && date > context.lplv) return { visitDate: visitDateMessages.afterLplv(context.lplv) };
+  return {};
+}
+
+/** One of a visit's records as the form lists them: what happened, never overwritten. */
+export type VisitRecord = {
+  patientVisitId: number;
+  patientVisitUuid: string;
+  visitDate: string | null;
+  visitTime: string | null;
+  visitStatus: VisitStatus;
+  visitResult: VisitResult | null;
+  notes: string | null;
+};
+
+/** A deviation as the patient-visit form and the patient detail list them. */
+export type VisitDeviation = {
+  uuid: string;
+  visitId: number | null;
+  patientVisitId: number | null;
+  kind: string;
+  daysOutside: number | null;
+  status: string;
+  severity: string;
+  noLongerApplies: boolean;
+  description: string;
 };

@@ -4,7 +4,11 @@ import type { VisitStatus } from "../constants";
 import { addDays } from "./dates";
 import {
   type Assignment,
+  bookingPassed,
+  countingRecords,
+  daysOutsideText,
   decreasingDays,
+  derivedDeviations,
   isOutsideWindow,
   outsidePlannedWindow,
   type Plan,
@@ -166,7 +170,7 @@ describe("visit windows", () => {
             const record = recorded.find((r) => r.visitId === row.visitId);
             if (record?.visitStatus === "COMPLETED") {
               expect(row.kind).toBe(isOutsideWindow(record.visitDate, row) ? "out-of-window" : "done");
-            } else if (!isActive) {
+            } else if (!isActive && row.kind !== "missed") {
               expect(row.kind).toBe("not-applicable");
             }
           }
@@ -225,6 +229,165 @@ describe("visit windows", () => {
           expect(stateAsOf(row, asOf)).toBe(expected);
         },
       ),
+    );
+  });
+});
+
+describe("the whole life of a visit (issue 43)", () => {
+  const two = plan("default", [
+    [14, 2, 2],
+    [28, 2, 2],
+  ]);
+  const record = (id: number, visitId: number, visitDate: string | null, visitStatus: VisitStatus) => ({
+    id,
+    visitId,
+    visitDate,
+    visitStatus,
+  });
+
+  it("counts the latest record that took place, else the latest booking, else the latest no-show", () => {
+    const records = [
+      record(1, 2, "2026-03-15", "NO_SHOW"),
+      record(2, 2, "2026-03-16", "BOOKED"),
+      record(3, 2, "2026-03-14", "CANCELLED"),
+    ];
+    expect(countingRecords(records).get(2)?.id).toBe(2);
+    expect(countingRecords([...records, record(4, 2, "2026-03-17", "COMPLETED")]).get(2)?.id).toBe(4);
+    expect(countingRecords([records[0], records[2]] as typeof records).get(2)?.id).toBe(1);
+    // Same date: the later record.
+    expect(
+      countingRecords([record(7, 2, "2026-03-15", "NO_SHOW"), record(5, 2, "2026-03-15", "NO_SHOW")]).get(2)
+        ?.id,
+    ).toBe(7);
+  });
+
+  it("keeps a rescheduled visit's no-show and judges the visit by the completed record", () => {
+    const rows = scheduleVisits(two, active, [
+      record(1, 1, "2026-03-01", "COMPLETED"),
+      record(2, 2, "2026-03-14", "NO_SHOW"),
+      record(3, 2, "2026-03-16", "COMPLETED"),
+    ]);
+    expect(rows[1]).toMatchObject({ kind: "done", record: { id: 3 } });
+  });
+
+  it("misses a visit once a later visit took place after its window ended", () => {
+    const noShow = [record(1, 1, "2026-03-01", "COMPLETED"), record(2, 2, "2026-03-15", "NO_SHOW")];
+    expect(scheduleVisits(two, active, noShow)[1]?.kind).toBe("open");
+    expect(stateAsOf(scheduleVisits(two, active, noShow)[1] as never, "2026-03-20")).toBe("overdue");
+    const later = [...noShow, record(3, 3, "2026-03-29", "COMPLETED")];
+    expect(scheduleVisits(two, active, later)[1]?.kind).toBe("missed");
+    // A later visit inside this visit's window does not settle it.
+    const overlapping = [...noShow, record(3, 3, "2026-03-16", "ARRIVED")];
+    expect(scheduleVisits(two, active, overlapping)[1]?.kind).toBe("open");
+  });
+
+  it("misses a visit when the assignment was closed after its window ended, else owes nothing", () => {
+    const started = [record(1, 1, "2026-03-01", "COMPLETED")];
+    const closedLate = { startDate: "2026-03-01", active: false, closeDate: "2026-03-20" };
+    expect(scheduleVisits(two, closedLate, started).map((r) => r.kind)).toEqual([
+      "done",
+      "missed",
+      "not-applicable",
+    ]);
+    const closedEarly = { ...closedLate, closeDate: "2026-03-10" };
+    expect(scheduleVisits(two, closedEarly, started)[1]?.kind).toBe("not-applicable");
+  });
+
+  it("never misses an Unscheduled visit", () => {
+    const withUnscheduled = { ...two, unscheduledVisitIds: [2] };
+    const rows = scheduleVisits(withUnscheduled, active, [
+      record(1, 1, "2026-03-01", "COMPLETED"),
+      record(3, 3, "2026-03-29", "COMPLETED"),
+    ]);
+    expect(rows[1]?.kind).toBe("open");
+  });
+
+  it("counts a booking whose day has passed as not done, and says so", () => {
+    const [, row] = scheduleVisits(two, active, [
+      record(1, 1, "2026-03-01", "COMPLETED"),
+      record(2, 2, "2026-03-14", "BOOKED"),
+    ]);
+    if (!row) throw new Error("no row");
+    expect(row.kind).toBe("booked");
+    expect(bookingPassed(row, "2026-03-14")).toBe(false);
+    expect(stateAsOf(row, "2026-03-14")).toBe("booked");
+    expect(bookingPassed(row, "2026-03-15")).toBe(true);
+    expect(stateAsOf(row, "2026-03-15")).toBe("due");
+    expect(stateAsOf(row, "2026-03-18")).toBe("overdue");
+  });
+
+  it("derives a deviation for a visit completed outside its window, with its days, and for a missed one", () => {
+    const rows = scheduleVisits(two, active, [
+      record(1, 1, "2026-03-01", "COMPLETED"),
+      record(2, 2, "2026-03-19", "COMPLETED"),
+      record(3, 2, "2026-03-10", "NO_SHOW"),
+    ]);
+    expect(derivedDeviations(rows)).toEqual([
+      {
+        visitId: 2,
+        kind: "OUT_OF_WINDOW",
+        daysOutside: 2,
+        patientVisitId: 2,
+        windowStart: "2026-03-13",
+        windowEnd: "2026-03-17",
+      },
+    ]);
+    const early = scheduleVisits(two, active, [
+      record(1, 1, "2026-03-01", "COMPLETED"),
+      record(2, 2, "2026-03-12", "COMPLETED"),
+    ]);
+    expect(derivedDeviations(early)[0]?.daysOutside).toBe(-1);
+    const missed = scheduleVisits(two, active, [
+      record(1, 1, "2026-03-01", "COMPLETED"),
+      record(5, 3, "2026-03-29", "COMPLETED"),
+    ]);
+    expect(derivedDeviations(missed)).toMatchObject([
+      { visitId: 2, kind: "MISSED_VISIT", daysOutside: null },
+    ]);
+    expect([daysOutsideText(2), daysOutsideText(-1), daysOutsideText(null)]).toEqual([
+      "+2 days",
+      "−1 day",
+      "",
+    ]);
+  });
+
+  it("property: a plan visit is missed exactly when it has no completed record, its window ended, and a later visit took place or the assignment closed after that", () => {
+    fc.assert(
+      fc.property(
+        anyMode,
+        anySteps(60),
+        anyVisits(-10, 300),
+        fc.option(fc.integer({ min: 0, max: 300 })),
+        (mode, steps, visits, closeOffset) => {
+          const recorded = visits.map(([id, offset, s], index) => ({
+            ...visit(id, addDays("2026-03-01", offset), s),
+            id: index + 1,
+          }));
+          const assignment: Assignment =
+            closeOffset === null
+              ? active
+              : { ...active, active: false, closeDate: addDays("2026-03-01", closeOffset) };
+          const rows = scheduleVisits(plan(mode, steps), assignment, recorded);
+          const counting = countingRecords(recorded);
+          const planRows = rows.filter((r) => r.sequence !== null);
+          planRows.forEach((row, index) => {
+            const completed = recorded.some(
+              (r) => r.visitId === row.visitId && r.visitStatus === "COMPLETED",
+            );
+            const laterDates = planRows
+              .slice(index + 1)
+              .map((r) => counting.get(r.visitId))
+              .filter((r) => r && (r.visitStatus === "COMPLETED" || r.visitStatus === "ARRIVED"))
+              .map((r) => r?.visitDate as string);
+            const settled =
+              row.windowEnd !== null &&
+              (laterDates.some((d) => d > (row.windowEnd as string)) ||
+                (assignment.closeDate !== null && assignment.closeDate > row.windowEnd));
+            expect(row.kind === "missed").toBe(!completed && settled);
+          });
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -21,6 +21,7 @@ export const visitStates = [
   { value: "upcoming", label: "Upcoming" },
   { value: "not-applicable", label: "Not applicable" },
   { value: "unscheduled", label: "Unscheduled" },
+  { value: "missed", label: "Missed" },
 ] as const;
 export type VisitState = (typeof visitStates)[number]["value"];
 export const visitStateValues = visitStates.map((s) => s.value) as VisitState[];
@@ -38,19 +39,39 @@ export const visitKinds = [
   "open",
   "not-applicable",
   "unscheduled",
+  // Last, so the letters of the kinds before it in packed summary cells stay as they were.
+  "missed",
 ] as const;
 export type VisitKind = (typeof visitKinds)[number];
 
-/** The states a worklist can hold: every state but done and not-applicable. */
+/**
+ * The worklist's chips: the states a site can still act on, then "missed" and "deviations-open"
+ * (visits missed or completed outside their window whose protocol deviation is still open), which
+ * the default view leaves out: nothing can be done about them but the deviation's paperwork.
+ */
 export const worklistStates = [
   "overdue",
   "due",
   "booked",
   "upcoming",
-  "out-of-window",
   "unscheduled",
-] as const satisfies readonly VisitState[];
+  "missed",
+  "deviations-open",
+] as const;
 export type WorklistState = (typeof worklistStates)[number];
+/** The chips of the worklist's default view (no chip chosen). */
+export const defaultWorklistStates = [
+  "overdue",
+  "due",
+  "booked",
+  "upcoming",
+  "unscheduled",
+] as const satisfies readonly WorklistState[];
+export const worklistStateLabel = (state: WorklistState): string =>
+  state === "deviations-open" ? "Deviations open" : visitStateLabel(state);
+
+/** What a screen says of a booking whose day has passed without an outcome. */
+export const bookingPassedText = "Booked date passed: record the outcome";
 
 /** How far ahead the worklist looks by default: visits whose window opens within 14 days. */
 export const worklistHorizonDays = 14;
@@ -63,6 +84,8 @@ export type VisitWindow = {
 
 export type Plan = {
   calculationMode: CalculationMode;
+  /** The study's visits of type Unscheduled (100): recorded whenever needed, never missed. */
+  unscheduledVisitIds?: readonly number[];
   schedule: readonly Pick<
     ScheduleEntry,
     "fromVisitId" | "toVisitId" | "daysFromStart" | "allowedDaysBefore" | "allowedDaysAfter" | "sequence"
@@ -71,7 +94,13 @@ export type Plan = {
 
 export type Assignment = { startDate: string | null; active: boolean; closeDate: string | null };
 
-export type RecordedVisit = { visitId: number; visitDate: string | null; visitStatus: VisitStatus };
+/** A patient-visit record; a plan visit may have several (a no-show, then the visit itself). */
+export type RecordedVisit = {
+  id?: number;
+  visitId: number;
+  visitDate: string | null;
+  visitStatus: VisitStatus;
+};
 
 export type ScheduledVisit = VisitWindow & {
   visitId: number;
@@ -80,6 +109,8 @@ export type ScheduledVisit = VisitWindow & {
   kind: VisitKind;
   /** A booking whose date lies outside the window. */
   bookedOutsideWindow: boolean;
+  /** The record that counts for the visit (countingRecords), if it has any. */
+  record: RecordedVisit | undefined;
 };
 
 /**
@@ -97,12 +128,41 @@ export function windowAround(
   };
 }
 
-/** A visit anchors later dates only once it took place: completed, or the patient has arrived. */
+/** A record tells that the visit took place: completed, or the patient has arrived. */
+export const tookPlace = (visit: RecordedVisit | undefined): boolean =>
+  visit?.visitStatus === "COMPLETED" || visit?.visitStatus === "ARRIVED";
+
+/** A visit anchors later dates only once it took place. */
 const anchors = (visit: RecordedVisit | undefined): string | null =>
-  visit && (visit.visitStatus === "COMPLETED" || visit.visitStatus === "ARRIVED") ? visit.visitDate : null;
+  visit && tookPlace(visit) ? visit.visitDate : null;
 
 const isBooking = (visit: RecordedVisit | undefined) =>
   !!visit?.visitDate && (visit.visitStatus === "BOOKED" || visit.visitStatus === "ARRIVED");
+
+/** How much a record's status counts: what took place, then a booking, then a no-show or cancellation. */
+const weight = (visit: RecordedVisit) => (tookPlace(visit) ? 2 : visit.visitStatus === "BOOKED" ? 1 : 0);
+/** Later: the later date (a dated record after an undated one), then the later record. */
+const later = (a: RecordedVisit, b: RecordedVisit) =>
+  (a.visitDate ?? "") > (b.visitDate ?? "") ||
+  ((a.visitDate ?? "") === (b.visitDate ?? "") && (a.id ?? 0) > (b.id ?? 0));
+
+/**
+ * The record that counts for each visit: the latest COMPLETED or ARRIVED one, else the latest BOOKED
+ * one, else the latest NO_SHOW or CANCELLED one (issue 43). The others stay as what happened.
+ */
+export function countingRecords<R extends RecordedVisit>(recorded: readonly R[]): Map<number, R> {
+  const byVisit = new Map<number, R>();
+  for (const visit of recorded) {
+    const current = byVisit.get(visit.visitId);
+    if (
+      !current ||
+      weight(visit) > weight(current) ||
+      (weight(visit) === weight(current) && later(visit, current))
+    )
+      byVisit.set(visit.visitId, visit);
+  }
+  return byVisit;
+}
 
 /** True when the date lies outside the (inclusive) window; false without a date or a window. */
 export function isOutsideWindow(
@@ -111,6 +171,22 @@ export function isOutsideWindow(
 ): boolean {
   if (!date || !window.windowStart || !window.windowEnd) return false;
   return date < window.windowStart || date > window.windowEnd;
+}
+
+/** Days a date lies outside a window: negative before its start, positive after its end, 0 inside. */
+export function daysOutside(date: string, window: Pick<VisitWindow, "windowStart" | "windowEnd">): number {
+  if (window.windowStart && date < window.windowStart)
+    return dayNumberOf(date) - dayNumberOf(window.windowStart);
+  if (window.windowEnd && date > window.windowEnd) return dayNumberOf(date) - dayNumberOf(window.windowEnd);
+  return 0;
+}
+
+/** "+2 days", "−1 day": how the screens write days outside a window. */
+export function daysOutsideText(days: number | null | undefined): string {
+  if (days === null || days === undefined) return "";
+  const sign = days > 0 ? "+" : days < 0 ? "−" : "";
+  const n = Math.abs(days);
+  return `${sign}${n} ${n === 1 ? "day" : "days"}`;
 }
 
 /**
@@ -126,8 +202,10 @@ export function outsidePlannedWindow(
 }
 
 /**
- * A visit's entry in the schedule: its window and what its record and the assignment make of it.
+ * A visit's entry in the schedule: its window and what its records and the assignment make of it.
  * Written out whole, one shape for every visit (the engine runs for every window of every save).
+ * `settledAfter` is the day after which the visit can no longer take place: the date of a later plan
+ * visit that took place, or the close date of a closed assignment (null: neither).
  */
 function scheduled(
   visitId: number,
@@ -136,6 +214,9 @@ function scheduled(
   windowStart: string | null,
   windowEnd: string | null,
   visit: RecordedVisit | undefined,
+  completed: boolean,
+  mayBeMissed: boolean,
+  settledAfter: string | null,
   assignment: Assignment,
 ): ScheduledVisit {
   const window = { windowStart, windowEnd };
@@ -143,13 +224,32 @@ function scheduled(
   let bookedOutsideWindow = false;
   if (visit?.visitStatus === "COMPLETED")
     kind = isOutsideWindow(visit.visitDate, window) ? "out-of-window" : "done";
+  // Missed: settled by records, not by the day (a later visit took place, or the assignment was
+  // closed, after the window had ended), so it is stored like done.
+  else if (
+    mayBeMissed &&
+    !completed &&
+    windowEnd !== null &&
+    settledAfter !== null &&
+    settledAfter > windowEnd
+  )
+    kind = "missed";
   // A closed assignment owes no further visit.
   else if (!assignment.active) kind = "not-applicable";
   else if (isBooking(visit)) {
     kind = "booked";
     bookedOutsideWindow = isOutsideWindow(visit?.visitDate, window);
   } else if (!windowStart) kind = "unscheduled";
-  return { visitId, sequence, expectedDate, windowStart, windowEnd, kind, bookedOutsideWindow };
+  return {
+    visitId,
+    sequence,
+    expectedDate,
+    windowStart,
+    windowEnd,
+    kind,
+    bookedOutsideWindow,
+    record: visit,
+  };
 }
 
 /** A date as a day number, or null (day numbers are the engine's arithmetic; see dates.ts). */
@@ -158,23 +258,37 @@ const isoOf = (day: number | null) => (day === null ? null : isoOfDayNumber(day)
 
 /**
  * Every plan visit of one assignment, in plan order, then the recorded visits the plan does not hold.
+ * A visit with several records is judged by the one that counts (countingRecords).
  *
  * Day 0 is the recorded date of the plan's first visit (once it took place), else the assignment's
  * start date; with neither, plan visits are unscheduled. The schedule entry of visit k places visit
  * k+1: "default" at day 0 + its days, "previous" at visit k's date (recorded, else expected) + its
  * days; the window is expected − before … expected + after. The first visit's window is day 0 itself.
+ * A plan visit not completed is missed once its window has ended before a later plan visit took place
+ * or before the assignment was closed; Unscheduled visits never are.
  */
 export function scheduleVisits(
   plan: Plan | null,
   assignment: Assignment,
   recorded: readonly RecordedVisit[],
 ): ScheduledVisit[] {
-  const byVisit = new Map<number, RecordedVisit>();
-  for (const visit of recorded) byVisit.set(visit.visitId, visit);
+  const byVisit = countingRecords(recorded);
+  const completed = new Set<number>();
+  for (const visit of recorded) if (visit.visitStatus === "COMPLETED") completed.add(visit.visitId);
   const planVisits = plan ? scheduleFromPlan(plan.schedule as ScheduleEntry[]) : [];
   const entryFrom = new Map<number, Plan["schedule"][number]>();
   for (const entry of plan?.schedule ?? []) entryFrom.set(entry.fromVisitId, entry);
+  const neverMissed = new Set(plan?.unscheduledVisitIds ?? []);
   const fromPrevious = plan?.calculationMode === "previous";
+  // For each plan visit, the latest date on which a later plan visit took place.
+  const laterTookPlace: (string | null)[] = new Array(planVisits.length).fill(null);
+  let latest: string | null = null;
+  for (let index = planVisits.length - 1; index >= 0; index--) {
+    laterTookPlace[index] = latest;
+    const date = anchors(byVisit.get(planVisits[index] as number));
+    if (date !== null && (latest === null || date > latest)) latest = date;
+  }
+  const closedOn = assignment.active ? null : assignment.closeDate;
   const out: ScheduledVisit[] = [];
   const first = planVisits[0];
   const day0 = first === undefined ? null : dayOf(anchors(byVisit.get(first)) ?? assignment.startDate);
@@ -199,6 +313,13 @@ export function scheduleVisits(
         end = placed + (entry?.allowedDaysAfter ?? 0);
       }
     }
+    const laterDate = laterTookPlace[index] ?? null;
+    const settledAfter =
+      laterDate !== null && closedOn !== null
+        ? laterDate > closedOn
+          ? laterDate
+          : closedOn
+        : (laterDate ?? closedOn);
     out.push(
       scheduled(
         visitId,
@@ -207,6 +328,9 @@ export function scheduleVisits(
         isoOf(start),
         isoOf(end),
         byVisit.get(visitId),
+        completed.has(visitId),
+        !neverMissed.has(visitId),
+        settledAfter,
         assignment,
       ),
     );
@@ -214,26 +338,78 @@ export function scheduleVisits(
     previousExpected = expected;
   }
   const inPlan = new Set(planVisits);
-  for (const visit of [...recorded].sort((a, b) => a.visitId - b.visitId)) {
+  for (const visit of [...byVisit.values()].sort((a, b) => a.visitId - b.visitId)) {
     if (inPlan.has(visit.visitId)) continue;
-    out.push(scheduled(visit.visitId, null, null, null, null, visit, assignment));
+    out.push(scheduled(visit.visitId, null, null, null, null, visit, false, false, null, assignment));
   }
   return out;
 }
 
 /**
- * The state of a visit on a given day (asOf). Only "open" visits depend on the day: before the
- * window upcoming, inside it due, after it overdue. The server's SQL (visitStateSql) says the same;
- * a property test holds the two together.
+ * A booking (or an arrival) whose day has passed without an outcome: it counts as not done, and the
+ * screens ask for the outcome.
+ */
+export function bookingPassed(
+  visit: { kind: VisitKind; visitDate?: string | null; record?: RecordedVisit | undefined },
+  asOf: string,
+): boolean {
+  const date = visit.visitDate ?? visit.record?.visitDate ?? null;
+  return visit.kind === "booked" && date !== null && date < asOf;
+}
+
+/**
+ * The state of a visit on a given day (asOf). Only "open" visits, and bookings whose day has passed
+ * (bookingPassed), depend on the day: before the window upcoming, inside it due, after it overdue. The
+ * server's SQL (visitStateSql) says the same; a property test holds the two together.
  */
 export function stateAsOf(
-  visit: Pick<ScheduledVisit, "kind" | "windowStart" | "windowEnd">,
+  visit: Pick<ScheduledVisit, "kind" | "windowStart" | "windowEnd"> & {
+    visitDate?: string | null;
+    record?: RecordedVisit | undefined;
+  },
   asOf: string,
 ): VisitState {
-  if (visit.kind !== "open") return visit.kind;
+  if (visit.kind !== "open" && !(bookingPassed(visit, asOf) && visit.windowStart !== null)) return visit.kind;
   if (visit.windowStart !== null && asOf < visit.windowStart) return "upcoming";
   if (visit.windowEnd !== null && asOf > visit.windowEnd) return "overdue";
   return "due";
+}
+
+/** The deviations the engine derives from a schedule, one per visit and kind at most (issue 43). */
+export type DerivedDeviation = {
+  visitId: number;
+  kind: "OUT_OF_WINDOW" | "MISSED_VISIT";
+  /** For OUT_OF_WINDOW: negative before the window's start, positive after its end. */
+  daysOutside: number | null;
+  /** The record it is about: the completed visit, or the no-show or cancellation of a missed one. */
+  patientVisitId: number | null;
+  windowStart: string | null;
+  windowEnd: string | null;
+};
+
+/** A visit completed outside its window, or missed, deviates from the protocol by itself. */
+export function derivedDeviations(schedule: readonly ScheduledVisit[]): DerivedDeviation[] {
+  const out: DerivedDeviation[] = [];
+  for (const visit of schedule) {
+    const window = { windowStart: visit.windowStart, windowEnd: visit.windowEnd };
+    if (visit.kind === "out-of-window" && visit.record?.visitDate)
+      out.push({
+        visitId: visit.visitId,
+        kind: "OUT_OF_WINDOW",
+        daysOutside: daysOutside(visit.record.visitDate, visit),
+        patientVisitId: visit.record.id ?? null,
+        ...window,
+      });
+    else if (visit.kind === "missed")
+      out.push({
+        visitId: visit.visitId,
+        kind: "MISSED_VISIT",
+        daysOutside: null,
+        patientVisitId: visit.record?.id ?? null,
+        ...window,
+      });
+  }
+  return out;
 }
 
 const monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
