@@ -25,6 +25,7 @@ import { patientVisitDetailRoutes } from "./resources/patient-visits/patient-vis
 import { patientVisitsResource } from "./resources/patient-visits/patient-visits.resource";
 import { patientsResource } from "./resources/patients/patients.resource";
 import { projectsResource } from "./resources/projects/projects.resource";
+import { protocolDeviationsResource } from "./resources/protocol-deviations/protocol-deviations.resource";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
 import { studiesResource } from "./resources/studies/studies.resource";
@@ -54,6 +55,7 @@ export const resources = [
   studyPatientsResource,
   studyplansResource,
   patientVisitsResource,
+  protocolDeviationsResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */

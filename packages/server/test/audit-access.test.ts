@@ -8,6 +8,7 @@ import {
   createPatient,
   createSite,
   createStudy,
+  createStudyPatient,
   createStudy as createStudyRow,
   createTherapyArea,
   createTherapyCategory,
@@ -17,6 +18,7 @@ import {
   patientInput,
   patientVisitInput,
   projectInput,
+  protocolDeviationInput,
   siteInput,
   studyInput,
   studyPatientInput,
@@ -93,6 +95,13 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
       "patient-visits",
       patientVisitInput({ patientId: patient.id, studyId: study.id, visitId: visit.id }),
     );
+    // Of a patient of its own: a deviation keeps its patient (nothing that happened is deleted).
+    const deviating = await createPatient(t.database.db, siteA.id);
+    await createStudyPatient(t.database.db, { patientId: deviating.id, studyId: study.id });
+    records["protocol-deviations"] = await post(
+      "protocol-deviations",
+      protocolDeviationInput({ patientId: deviating.id, studyId: study.id, visitId: visit.id }),
+    );
     records.users = await post(
       "users",
       userInput({ password: "Tidy-Heron-417", password2: "Tidy-Heron-417" }),
@@ -132,6 +141,7 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
     patients: { admin: "events", staffA: "events", staffB: "none" },
     "study-patients": { admin: "events", staffA: "events", staffB: "none" },
     "patient-visits": { admin: "events", staffA: "events", staffB: "none" },
+    "protocol-deviations": { admin: "events", staffA: "events", staffB: "none" },
     users: { admin: "events", staffA: 403, staffB: 403 },
     monitors: { admin: "events", staffA: 403, staffB: 403 },
     sites: { admin: "events", staffA: "events", staffB: "events" },

@@ -1,5 +1,5 @@
 import type { ListData, PatientVisit, PatientVisitDetail, PatientVisitListRow } from "@trialdesk/domain";
-import { newUuid } from "@trialdesk/domain";
+import { addDays, newUuid, shortDate, toIsoDate } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
@@ -138,21 +138,88 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
     ]);
   });
 
-  it("keeps one visit per patient, study and visit: a second is a field error on the visit", async () => {
+  it("keeps every record of a visit: a no-show, then the visit itself, each a record of its own (issue 43)", async () => {
     const patient = await assignedPatient(siteA.id);
     const refs = { patientId: patient.id, studyId: study.id, visitId: visitIds[1] };
-    expect((await create(patientVisitInput(refs))).status).toBe(201);
-    const again = await create(patientVisitInput(refs, { visitStatus: "BOOKED", visitResult: null }));
-    expect(again.status).toBe(400);
-    expect(again.body.header.fieldErrors).toEqual([
-      { field: "visitId", message: "This visit is already recorded for the patient" },
+    const noShow = await create(
+      patientVisitInput(refs, {
+        visitDate: "2025-04-10",
+        visitStatus: "NO_SHOW",
+        visitResult: null,
+        notes: "Ill",
+      }),
+    );
+    expect(noShow.status).toBe(201);
+    const done = await create(patientVisitInput(refs, { visitDate: "2025-04-14", notes: "" }));
+    expect(done.status).toBe(201);
+    expect(done.body.data.uuid).not.toBe(noShow.body.data.uuid);
+    const detailOf = await detail(`patientId=${patient.id}&studyId=${study.id}`);
+    const option = detailOf.body.data.visits[String(visitIds[1])];
+    // The completed record counts; the no-show stays as it was, with its notes.
+    expect(option).toMatchObject({ patientVisitUuid: done.body.data.uuid, visitStatus: "COMPLETED" });
+    expect(option.records).toMatchObject([
+      {
+        patientVisitUuid: done.body.data.uuid,
+        visitStatus: "COMPLETED",
+        visitDate: "2025-04-14",
+        notes: null,
+      },
+      {
+        patientVisitUuid: noShow.body.data.uuid,
+        visitStatus: "NO_SHOW",
+        visitDate: "2025-04-10",
+        notes: "Ill",
+      },
     ]);
-    // Moving another visit onto the recorded one is refused the same way.
-    const other = (await create(patientVisitInput({ ...refs, visitId: visitIds[2] }))).body.data;
-    const moved = await update(other.uuid, { ...other, visitId: visitIds[1] });
-    expect(moved.body.header.fieldErrors).toEqual([
-      { field: "visitId", message: "This visit is already recorded for the patient" },
+    // An Unscheduled-like visit recorded twice keeps both.
+    const again = await create(patientVisitInput(refs, { visitDate: "2025-04-20" }));
+    expect(again.status).toBe(201);
+    const all = await list(`patientId=${patient.id}`);
+    expect(all.body.data.items).toHaveLength(3);
+  });
+
+  it("needs a date, not after today, for a visit that took place, and none before the start or after LPLV", async () => {
+    const patient = await assignedPatient(siteA.id, "S-011");
+    const refs = { patientId: patient.id, studyId: study.id, visitId: visitIds[1] };
+    const errorsOf = async (overrides: Parameters<typeof patientVisitInput>[1]) =>
+      (await create(patientVisitInput(refs, overrides))).body.header?.fieldErrors;
+    expect(await errorsOf({ visitDate: "" })).toEqual([
+      { field: "visitDate", message: "A completed or arrived visit needs its date" },
     ]);
+    expect(await errorsOf({ visitDate: null, visitStatus: "ARRIVED", visitResult: null })).toEqual([
+      { field: "visitDate", message: "A completed or arrived visit needs its date" },
+    ]);
+    const tomorrow = addDays(toIsoDate(new Date()), 1);
+    expect(await errorsOf({ visitDate: tomorrow })).toEqual([
+      { field: "visitDate", message: "A completed or arrived visit cannot be dated after today" },
+    ]);
+    // A booking may lie ahead, but not before the assignment's start.
+    const [start] = await t.database.db
+      .select({ startDate: studyPatients.startDate })
+      .from(studyPatients)
+      .where(eq(studyPatients.patientId, patient.id));
+    expect(await errorsOf({ visitDate: "2019-04-01", visitStatus: "BOOKED", visitResult: null })).toEqual([
+      {
+        field: "visitDate",
+        message: `The visit date cannot be before the patient's start in the study (${shortDate(start?.startDate as string)})`,
+      },
+    ]);
+    const [{ lplv }] = await t.database.db
+      .select({ lplv: studies.lplv })
+      .from(studies)
+      .where(eq(studies.id, study.id));
+    expect(await errorsOf({ visitDate: addDays(lplv, 1), visitStatus: "BOOKED", visitResult: null })).toEqual(
+      [
+        {
+          field: "visitDate",
+          message: `The visit date cannot be after the study's LPLV (${shortDate(lplv)})`,
+        },
+      ],
+    );
+    const booked = await create(
+      patientVisitInput(refs, { visitDate: tomorrow, visitStatus: "BOOKED", visitResult: null }),
+    );
+    expect(booked.status).toBe(201);
   });
 
   it("needs the patient assigned to the study (a closed assignment counts) and a visit of that study", async () => {
@@ -242,7 +309,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
     const bob = await assignedPatient(site.id, "S-202", "Braun");
     const make = (patientId: number, visitId: number, visitDate: string) =>
       create(patientVisitInput({ patientId, studyId: study.id, visitId }, { visitDate }), staff);
-    const early = (await make(zoe.id, visitIds[0], "2025-03-01")).body.data;
+    const early = (await make(zoe.id, visitIds[0], "2025-04-01")).body.data;
     const late = (await make(zoe.id, visitIds[1], "2025-05-20")).body.data;
     const middle = (await make(bob.id, visitIds[0], "2025-04-02")).body.data;
     const uuids = async (query: string) =>
@@ -278,6 +345,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       windowStart: null,
       windowEnd: null,
       bookedOutsideWindow: false,
+      bookingPassed: false,
     };
     const expected: PatientVisitDetail = {
       patient: { patientId: patient.id, barcode: patient.barcode, firstName: "Anna", lastName: "Detail" },
@@ -305,6 +373,8 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
           // The study has no plan: no window, and nothing recorded to judge.
           ...noWindow,
           state: null,
+          records: [],
+          deviations: [],
         },
         [visitIds[1]]: {
           visitName: "Randomisation",
@@ -322,6 +392,18 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
           patientVisitVersion: 1,
           ...noWindow,
           state: "done",
+          records: [
+            {
+              patientVisitId: recorded.id,
+              patientVisitUuid: recorded.uuid,
+              visitDate: "2025-04-14",
+              visitTime: "08:15",
+              visitStatus: "COMPLETED",
+              visitResult: "PENDING",
+              notes: "Randomised",
+            },
+          ],
+          deviations: [],
         },
         [visitIds[2]]: expect.objectContaining({
           visitName: "Week 4 phone call",

@@ -18,6 +18,12 @@ export type WorklistRow = VisitWindow & {
   visitType: number;
   state: VisitState;
   bookedOutsideWindow: boolean;
+  /** A booking whose day has passed without an outcome (bookingPassedText). */
+  bookingPassed: boolean;
+  /** The row's automatic protocol deviation (a missed visit, or one completed out of window). */
+  deviationUuid: string | null;
+  deviationStatus: string | null;
+  daysOutside: number | null;
   patientVisitId: number | null;
   patientVisitUuid: string | null;
   visitDate: string | null;

@@ -387,27 +387,32 @@ export type DerivedDeviation = {
   windowEnd: string | null;
 };
 
+/** What derivedDeviations reads of a visit: the engine's answer, or a stored row of it. */
+type DeviationCause = {
+  visitId: number;
+  kind: string;
+  windowStart?: string | null;
+  windowEnd?: string | null;
+  /** The counting record's date and id, flat as stored, or as its `record`. */
+  visitDate?: string | null;
+  patientVisitId?: number | null;
+  record?: RecordedVisit | undefined;
+};
+
 /** A visit completed outside its window, or missed, deviates from the protocol by itself. */
-export function derivedDeviations(schedule: readonly ScheduledVisit[]): DerivedDeviation[] {
+export function derivedDeviations(schedule: readonly DeviationCause[]): DerivedDeviation[] {
   const out: DerivedDeviation[] = [];
   for (const visit of schedule) {
-    const window = { windowStart: visit.windowStart, windowEnd: visit.windowEnd };
-    if (visit.kind === "out-of-window" && visit.record?.visitDate)
-      out.push({
-        visitId: visit.visitId,
-        kind: "OUT_OF_WINDOW",
-        daysOutside: daysOutside(visit.record.visitDate, visit),
-        patientVisitId: visit.record.id ?? null,
-        ...window,
-      });
-    else if (visit.kind === "missed")
-      out.push({
-        visitId: visit.visitId,
-        kind: "MISSED_VISIT",
-        daysOutside: null,
-        patientVisitId: visit.record?.id ?? null,
-        ...window,
-      });
+    if (visit.kind !== "out-of-window" && visit.kind !== "missed") continue;
+    const date = visit.visitDate ?? visit.record?.visitDate ?? null;
+    const common = {
+      visitId: visit.visitId,
+      patientVisitId: visit.patientVisitId ?? visit.record?.id ?? null,
+      windowStart: visit.windowStart ?? null,
+      windowEnd: visit.windowEnd ?? null,
+    };
+    if (visit.kind === "missed") out.push({ ...common, kind: "MISSED_VISIT", daysOutside: null });
+    else if (date) out.push({ ...common, kind: "OUT_OF_WINDOW", daysOutside: daysOutside(date, common) });
   }
   return out;
 }

@@ -29,6 +29,11 @@ const siteOfPatientData: Record<string, { current: (uuid: SQLWrapper) => SQL; fi
       sql`(select ${patients.recorderSiteId} from ${studyPatients} join ${patients} on ${patients.id} = ${studyPatients.patientId} where ${studyPatients.uuid} = ${uuid})`,
     field: "patientId",
   },
+  "protocol-deviations": {
+    current: (uuid) =>
+      sql`(select ${patients.recorderSiteId} from protocol_deviations d join ${patients} on ${patients.id} = d.patient_id where d.uuid = ${uuid})`,
+    field: "patientId",
+  },
   "patient-visits": {
     current: (uuid) =>
       sql`(select ${patients.recorderSiteId} from ${patientVisits} join ${patients} on ${patients.id} = ${patientVisits.patientId} where ${patientVisits.uuid} = ${uuid})`,

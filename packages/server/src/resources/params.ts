@@ -18,3 +18,15 @@ export const flagFilter = (column: PgColumn): Filter => ({
   schema: booleanParam,
   where: (value: "true" | "false") => eq(column, value === "true"),
 });
+
+/** `column=VALUE` on a column holding one of a domain list's values (an unknown one answers 400). */
+export const oneOfFilter = (
+  column: PgColumn,
+  options: readonly { value: string; label: string }[],
+  name: string,
+): Filter => ({
+  schema: z.enum(options.map((o) => o.value) as [string, ...string[]], {
+    error: `${name} must be one of: ${options.map((o) => o.value).join(", ")}`,
+  }),
+  where: (value: string) => eq(column, value),
+});

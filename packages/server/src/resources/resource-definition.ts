@@ -148,7 +148,8 @@ export type ResourceDescription<Input extends Row = Row> = {
     tx: Tx,
     before: Row | null,
     after: Row | null,
-    alongside?: Row,
+    alongside: Row | undefined,
+    change: ChangeContext,
   ) => Promise<Write[] | undefined>;
   /**
    * Read in the statement that writes a record (create or update, for a resource without

@@ -572,7 +572,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const ctx: WriteContext = { tx, user, change, existing: null };
           const values = await toRow(input, ctx);
           const { record, alongside } = await written(tx, { ...values, uuid }, null, input, ctx);
-          const later = await def.afterChange?.(tx, null, record, alongside);
+          const later = await def.afterChange?.(tx, null, record, alongside, change);
           const changes = [...diff(null, record), ...secretChanges(input)];
           await asLastStatement(tx, () =>
             recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later),
@@ -605,7 +605,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const ctx: WriteContext = { tx, user, change, existing: before };
           const values = await toRow(input, ctx);
           const { record: after, alongside } = await written(tx, values, locked.id, input, ctx);
-          const later = await def.afterChange?.(tx, before, after, alongside);
+          const later = await def.afterChange?.(tx, before, after, alongside, change);
           const changes = [...diff(before, after), ...secretChanges(input)];
           await asLastStatement(tx, () =>
             changes.length > 0
@@ -625,7 +625,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           const before = (await readById(tx, locked.id)) as Row;
           await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
           await tx.delete(table).where(eq(table.id, locked.id));
-          const later = await def.afterChange?.(tx, before, null);
+          const later = await def.afterChange?.(tx, before, null, undefined, change);
           await asLastStatement(tx, () =>
             recordAudit(
               tx,

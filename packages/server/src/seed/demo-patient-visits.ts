@@ -139,5 +139,56 @@ export async function seedPatientVisits(db: Db, today = new Date().toISOString()
       rows.push(lastRow);
     });
   });
+  rows.push(...(await moreRecordsOfAVisit(db, rows, assignments, today)));
   for (let i = 0; i < rows.length; i += 500) await db.insert(patientVisits).values(rows.slice(i, i + 500));
+}
+
+/**
+ * What a site's records also hold (issue 43): a visit rescheduled after a no-show keeps its no-show
+ * beside the completed visit, and an Unscheduled visit is recorded as often as it was needed.
+ */
+async function moreRecordsOfAVisit(
+  db: Db,
+  rows: Row[],
+  assignments: (typeof studyPatients.$inferSelect)[],
+  today: string,
+): Promise<Row[]> {
+  const extra: Row[] = [];
+  const noShow = rows.find(
+    (row) => row.visitStatus === "NO_SHOW" && row.visitDate && addDays(row.visitDate, 3) < today,
+  );
+  if (noShow?.visitDate)
+    extra.push({
+      ...noShow,
+      uuid: newUuid("patient-visits"),
+      visitDate: addDays(noShow.visitDate, 2),
+      visitStatus: "COMPLETED",
+      visitResult: "OK",
+      notes: "Rescheduled after the no-show",
+    });
+  const unscheduled = await db
+    .select({ id: visits.id, studyId: visits.studyId })
+    .from(visits)
+    .where(eq(visits.visitTypeId, unscheduledVisitType));
+  const withUnscheduled = new Map(unscheduled.map((v) => [v.studyId, v.id]));
+  const patient = assignments.find(
+    (a) => a.active && a.startDate && addDays(a.startDate, 40) < today && withUnscheduled.has(a.studyId),
+  );
+  if (patient?.startDate)
+    for (const [days, notes] of [
+      [12, "Adverse event follow-up: rash, resolved"],
+      [30, "Extra safety lab"],
+    ] as const)
+      extra.push({
+        uuid: newUuid("patient-visits"),
+        patientId: patient.patientId,
+        studyId: patient.studyId,
+        visitId: withUnscheduled.get(patient.studyId) as number,
+        visitDate: addDays(patient.startDate, days),
+        visitTime: "11:00",
+        visitStatus: "COMPLETED",
+        visitResult: "OK",
+        notes,
+      });
+  return extra;
 }

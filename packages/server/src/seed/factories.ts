@@ -3,6 +3,7 @@ import type {
   MonitorInput,
   PatientInput,
   PatientVisitInput,
+  ProtocolDeviationInput,
   UserInput,
 } from "@trialdesk/domain";
 import {
@@ -35,6 +36,8 @@ import { patientsResource } from "../resources/patients/patients.resource";
 import type { patients } from "../resources/patients/patients.table";
 import { projectsResource } from "../resources/projects/projects.resource";
 import type { projects } from "../resources/projects/projects.table";
+import { protocolDeviationsResource } from "../resources/protocol-deviations/protocol-deviations.resource";
+import type { protocolDeviations } from "../resources/protocol-deviations/protocol-deviations.table";
 import { type RecordTable, type ResourceDescription, resourceService } from "../resources/resource";
 import { sitesResource } from "../resources/sites/sites.resource";
 import { sites } from "../resources/sites/sites.table";
@@ -507,4 +510,36 @@ export async function createPatientVisit(
   overrides: Partial<PatientVisitInput> = {},
 ) {
   return write<typeof patientVisits>(db, patientVisitsResource, patientVisitInput(refs, overrides));
+}
+
+/** A protocol deviation staff enter by hand: an open minor procedure deviation unless told otherwise. */
+export function protocolDeviationInput(
+  refs: { patientId: number; studyId: number; visitId?: number | null },
+  overrides: Partial<ProtocolDeviationInput> = {},
+): ProtocolDeviationInput {
+  return {
+    uuid: newUuid("protocol-deviations"),
+    visitId: null,
+    ...refs,
+    kind: "PROCEDURE",
+    description: "ECG not done at the visit",
+    severity: "MINOR",
+    status: "OPEN",
+    reportedOn: null,
+    correctiveAction: null,
+    closedOn: null,
+    ...overrides,
+  };
+}
+
+export async function createProtocolDeviation(
+  db: Db,
+  refs: { patientId: number; studyId: number; visitId?: number | null },
+  overrides: Partial<ProtocolDeviationInput> = {},
+) {
+  return write<typeof protocolDeviations>(
+    db,
+    protocolDeviationsResource,
+    protocolDeviationInput(refs, overrides),
+  );
 }

@@ -1,4 +1,11 @@
-import { type PatientVisitDetail, toIsoDate, type VisitOption } from "@trialdesk/domain";
+import {
+  countingRecords,
+  type PatientVisitDetail,
+  toIsoDate,
+  type VisitOption,
+  type VisitResult,
+  type VisitStatus,
+} from "@trialdesk/domain";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -12,6 +19,7 @@ import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { projects } from "../projects/projects.table";
+import { protocolDeviations } from "../protocol-deviations/protocol-deviations.table";
 import { parseQuery } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -41,53 +49,111 @@ async function assignedStudyId(db: Db, patientId: number): Promise<number | null
   return row?.studyId ?? null;
 }
 
-/** Every visit of the study in id order, with the patient's recorded data where there is some. */
+/**
+ * Every visit of the study in id order, with the patient's data of the record that counts where there
+ * is one (countingRecords), all its records latest first, and its protocol deviations (issue 43).
+ */
 async function visitOptions(
   db: Db,
   patientId: number,
   studyId: number,
 ): Promise<Record<string, VisitOption>> {
-  const rows = await db
-    .select({
-      visitName: visits.name,
-      visitUuid: visits.uuid,
-      visitId: visits.id,
-      visitType: visits.visitTypeId,
-      mandatory: sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 end`,
-      visitStatus: patientVisits.visitStatus,
-      visitResult: patientVisits.visitResult,
-      visitDate: patientVisits.visitDate,
-      visitTime: sql<string | null>`to_char(${patientVisits.visitTime}, 'HH24:MI')`,
-      notes: patientVisits.notes,
-      patientVisitId: patientVisits.id,
-      patientVisitUuid: patientVisits.uuid,
-      patientVisitVersion: patientVisits.version,
-    })
-    .from(visits)
-    .leftJoin(
-      patientVisits,
-      and(
-        eq(patientVisits.visitId, visits.id),
-        eq(patientVisits.patientId, patientId),
-        eq(patientVisits.studyId, studyId),
-      ),
-    )
-    .where(eq(visits.studyId, studyId))
-    .orderBy(asc(visits.id));
+  const [studyVisits, records, deviations] = await Promise.all([
+    db
+      .select({
+        visitName: visits.name,
+        visitUuid: visits.uuid,
+        visitId: visits.id,
+        visitType: visits.visitTypeId,
+        mandatory: sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 end`,
+      })
+      .from(visits)
+      .where(eq(visits.studyId, studyId))
+      .orderBy(asc(visits.id)),
+    db
+      .select({
+        id: patientVisits.id,
+        visitId: patientVisits.visitId,
+        patientVisitId: patientVisits.id,
+        patientVisitUuid: patientVisits.uuid,
+        patientVisitVersion: patientVisits.version,
+        visitDate: patientVisits.visitDate,
+        visitTime: sql<string | null>`to_char(${patientVisits.visitTime}, 'HH24:MI')`,
+        visitStatus: sql<VisitStatus>`${patientVisits.visitStatus}`,
+        visitResult: sql<VisitResult | null>`${patientVisits.visitResult}`,
+        notes: patientVisits.notes,
+      })
+      .from(patientVisits)
+      .where(and(eq(patientVisits.patientId, patientId), eq(patientVisits.studyId, studyId)))
+      .orderBy(sql`${patientVisits.visitDate} desc nulls last`, desc(patientVisits.id)),
+    db
+      .select({
+        uuid: protocolDeviations.uuid,
+        visitId: protocolDeviations.visitId,
+        patientVisitId: protocolDeviations.patientVisitId,
+        kind: protocolDeviations.kind,
+        daysOutside: protocolDeviations.daysOutside,
+        status: protocolDeviations.status,
+        severity: protocolDeviations.severity,
+        noLongerApplies: protocolDeviations.noLongerApplies,
+        description: protocolDeviations.description,
+      })
+      .from(protocolDeviations)
+      .where(and(eq(protocolDeviations.patientId, patientId), eq(protocolDeviations.studyId, studyId)))
+      .orderBy(desc(protocolDeviations.id)),
+  ]);
+  const counting = countingRecords(records);
+  const today = toIsoDate(new Date());
   // Each visit's planned window and state today, as the worklist and the summary show them.
-  const windows = await scheduleOfPatient(db, patientId, studyId, toIsoDate(new Date()));
+  const windows = await scheduleOfPatient(db, patientId, studyId, today);
   return Object.fromEntries(
-    rows.map((row) => {
-      const { visitId: _, ...window } = windows.get(row.visitId) ?? {
-        visitId: row.visitId,
+    studyVisits.map((visit) => {
+      const record = counting.get(visit.visitId);
+      const { visitId: _, ...window } = windows.get(visit.visitId) ?? {
+        visitId: visit.visitId,
         sequence: null,
         expectedDate: null,
         windowStart: null,
         windowEnd: null,
         state: null,
         bookedOutsideWindow: false,
+        bookingPassed: false,
       };
-      return [String(row.visitId), { ...row, ...window } as VisitOption];
+      const option: VisitOption = {
+        ...visit,
+        visitStatus: record?.visitStatus ?? null,
+        visitResult: record?.visitResult ?? null,
+        visitDate: record?.visitDate ?? null,
+        visitTime: record?.visitTime ?? null,
+        notes: record?.notes ?? null,
+        patientVisitId: record?.id ?? null,
+        patientVisitUuid: record?.patientVisitUuid ?? null,
+        patientVisitVersion: record?.patientVisitVersion ?? null,
+        ...window,
+        records: records
+          .filter((r) => r.visitId === visit.visitId)
+          .map(
+            ({
+              patientVisitId,
+              patientVisitUuid,
+              visitDate,
+              visitTime,
+              visitStatus,
+              visitResult,
+              notes,
+            }) => ({
+              patientVisitId,
+              patientVisitUuid,
+              visitDate,
+              visitTime,
+              visitStatus,
+              visitResult,
+              notes,
+            }),
+          ),
+        deviations: deviations.filter((d) => d.visitId === visit.visitId),
+      };
+      return [String(visit.visitId), option];
     }),
   );
 }

@@ -2,8 +2,10 @@ import {
   type FieldErrors,
   optionLabel,
   type PatientVisitInput,
+  toIsoDate,
   type VisitStatus,
   validatePatientVisit,
+  visitDateErrors,
   visitStatuses,
 } from "@trialdesk/domain";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
@@ -33,7 +35,6 @@ export const patientVisitMessages = {
   visitRequired: "Visit is required",
   notAssigned: "The patient is not assigned to this study",
   visitOfOtherStudy: "This visit does not belong to the study",
-  alreadyRecorded: "This visit is already recorded for the patient",
 } as const;
 
 /**
@@ -119,6 +120,10 @@ async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUs
         // Every one of them read (and so locked), and kept for the window rebuild of this save.
         assignments: lockedAssignmentsJson,
         visitStudyId: sql<number | null>`(${visitStudy})`,
+        // The window engine's bounds of a visit date (issue 43).
+        lplv: sql<
+          string | null
+        >`(select ${studies.lplv}::text from ${studies} where ${studies.id} = ${sql.placeholder("studyId")})`,
       })
       .from(sql`(select 1) as once`)
       .prepare(namedByText);
@@ -126,14 +131,27 @@ async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUs
   const [found] = await check.execute({ patientId, studyId, visitId, siteIds: siteIdsOf(user) });
   if (!found.patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
   const errors: FieldErrors = {};
-  if (keepLockedAssignments(tx, patientId, studyId, found.assignments).length === 0)
-    errors.studyId = patientVisitMessages.notAssigned;
+  const assignments = keepLockedAssignments(tx, patientId, studyId, found.assignments);
+  if (assignments.length === 0) errors.studyId = patientVisitMessages.notAssigned;
   if (found.visitStudyId === null || Number(found.visitStudyId) !== studyId)
     errors.visitId = patientVisitMessages.visitOfOtherStudy;
+  // The patient's first start in the study: visits of an earlier, closed assignment stay history.
+  const starts = assignments.flatMap((a) => (a.startDate ? [a.startDate] : [])).sort();
+  Object.assign(
+    errors,
+    visitDateErrors(
+      { visitDate: input.visitDate || null, visitStatus: input.visitStatus ?? "BOOKED" },
+      // Today as the server's clock tells it (decision 191: sites share the server's time zone).
+      { today: toIsoDate(new Date()), startDate: starts[0] ?? null, lplv: found.lplv ?? null },
+    ),
+  );
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
-/** Patient visits (spec §2.5, §3, §4 Patient visit form): one per patient, study and visit. */
+/**
+ * Patient visits (spec §2.5, §3, §4 Patient visit form): a patient's records of a study's visits,
+ * several per visit when it happened so (issue 43: a no-show, then the visit; Unscheduled visits).
+ */
 export const patientVisitsResource = defineResource<PatientVisitInput>({
   name: "patient-visits",
   table: patientVisits,
@@ -244,10 +262,4 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
     patientId: visit.patientId as number,
     studyId: visit.studyId as number,
   })),
-  unique: {
-    patient_visits_patient_id_study_id_visit_id_unique: {
-      field: "visitId",
-      message: patientVisitMessages.alreadyRecorded,
-    },
-  },
 });

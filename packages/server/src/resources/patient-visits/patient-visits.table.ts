@@ -1,4 +1,4 @@
-import { date, index, pgTable, time, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { date, index, pgTable, time, varchar } from "drizzle-orm/pg-core";
 import { fkIndex, oneOf, recordColumns, requiredRef, uuidUnique } from "../../db/columns";
 import { visitResults, visitStatuses } from "../../db/enums";
 import { patients } from "../patients/patients.table";
@@ -20,8 +20,9 @@ export const patientVisits = pgTable(
   },
   (t) => [
     uuidUnique("patient_visits", t.uuid),
-    // One record per patient, study and visit.
-    uniqueIndex("patient_visits_patient_id_study_id_visit_id_unique").on(t.patientId, t.studyId, t.visitId),
+    // A patient's records of a study's visit: a visit may have several (issue 43: a no-show, then the
+    // visit itself; Unscheduled visits as often as needed).
+    index("patient_visits_patient_id_study_id_visit_id_idx").on(t.patientId, t.studyId, t.visitId),
     oneOf("patient_visits", "visit_status", t.visitStatus, visitStatuses),
     oneOf("patient_visits", "visit_result", t.visitResult, visitResults),
     fkIndex("patient_visits", "study_id", t.studyId),

@@ -186,8 +186,14 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
   },
   // An assignment whose patient has visits in the study stays: the visits need it.
   // Start date, closing and reopening move the assignment's windows (a deleted one's rows cascade).
-  afterChange: (tx, _before, after) =>
-    keepVisitSchedules((assignment) => ({ studyPatientIds: [assignment.id as number] }))(tx, null, after),
+  afterChange: (tx, _before, after, _alongside, change) =>
+    keepVisitSchedules((assignment) => ({ studyPatientIds: [assignment.id as number] }))(
+      tx,
+      null,
+      after,
+      undefined,
+      change,
+    ),
   beforeDelete: async (_id, { tx, existing }) => {
     if (await hasVisits(tx, existing as Row)) throw conflict("Study patient is still used by patient visits");
   },

@@ -1,5 +1,7 @@
 import {
   type CalculationMode,
+  type DerivedDeviation,
+  derivedDeviations,
   type Plan,
   type RecordedVisit,
   scheduleVisits,
@@ -8,8 +10,16 @@ import {
   type VisitStatus,
 } from "@trialdesk/domain";
 import { eq, type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { ChangeContext } from "../../audit/audit";
 import { settings } from "../../auth/auth.table";
 import { type Db, queryRows, type Tx, type Write, writeTogether } from "../../db/client";
+import {
+  keepAutomaticDeviations,
+  type StoredDeviation,
+  sameDerivations,
+  storedDeviationsOf,
+  storedDeviationsSql,
+} from "../protocol-deviations/automatic-deviations";
 import { intArray } from "../resource-query";
 import type { visitSchedule } from "./visit-schedule.table";
 
@@ -20,7 +30,15 @@ import type { visitSchedule } from "./visit-schedule.table";
  */
 
 /** Raised when the engine's rules change, so that a start rebuilds every stored schedule once. */
-export const visitScheduleEngineVersion = "1";
+export const visitScheduleEngineVersion = "2";
+
+/** Who changed what when no request did: a start that rebuilds the stored schedules, the seed. */
+export const systemChange: ChangeContext = {
+  userId: null,
+  userName: null,
+  requestId: "visit-schedule-rebuild",
+  reason: null,
+};
 const versionKey = "visit_schedule_engine_version";
 
 export type ScheduleTarget =
@@ -114,6 +132,7 @@ type PlanRow = {
   studyId: number;
   calculationMode: CalculationMode;
   entries: [number, number | null, number, number, number, number][] | string;
+  unscheduled: number[] | string;
 };
 
 // One row per plan, its entries as arrays, not objects with their keys: half of PostgreSQL's time for
@@ -122,7 +141,9 @@ const plansSql = (where: SQL) =>
   sql`select p.study_id as "studyId", p.calculation_mode as "calculationMode",
         (select coalesce(json_agg(json_build_array(e.from_visit_id, e.to_visit_id, e.days_from_start,
             e.allowed_days_before, e.allowed_days_after, e.sequence) order by e.sequence), '[]')
-          from studyplan_schedule_entries e where e.studyplan_id = p.id) as entries
+          from studyplan_schedule_entries e where e.studyplan_id = p.id) as entries,
+        (select coalesce(json_agg(v.id), '[]') from visits v
+          where v.study_id = p.study_id and v.visit_type_id = 100) as unscheduled
       from studyplans p
       where ${where}`;
 
@@ -139,7 +160,11 @@ function plansFrom(rows: PlanRow[]): Map<number, Plan> {
         sequence,
       }),
     );
-    plans.set(row.studyId, { calculationMode: row.calculationMode, schedule });
+    plans.set(row.studyId, {
+      calculationMode: row.calculationMode,
+      schedule,
+      unscheduledVisitIds: fromJson(row.unscheduled),
+    });
   }
   return plans;
 }
@@ -187,15 +212,21 @@ const asJson = (query: SQL, order = sql``) =>
  */
 async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
   const studyIds = [...new Set(batch.map((a) => a.studyId))];
-  const [row] = await queryRows<{ plans: PlanRow[]; recorded: Recorded[]; stored: ScheduleRow[] }>(
+  const [row] = await queryRows<{
+    plans: PlanRow[];
+    recorded: Recorded[];
+    stored: ScheduleRow[];
+    deviations: StoredDeviation[];
+  }>(
     db,
     sql`select ${asJson(plansSql(oneOf("p.study_id", studyIds)))} as plans, ${asJson(recordedSql(batch))} as recorded,
-        ${asJson(storedSql(batch))} as stored`,
+        ${asJson(storedSql(batch))} as stored, ${asJson(storedDeviationsSql(batch.map((a) => a.id)))} as deviations`,
   );
   return {
     plans: plansFrom(fromJson(row.plans)),
     recorded: recordedByPair(fromJson(row.recorded)),
     stored: fromJson(row.stored),
+    deviations: fromJson(row.deviations),
   };
 }
 
@@ -203,28 +234,30 @@ async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
  * Writes the engine's answer for a batch of (locked) assignments, replacing what was stored; with
  * `later`, leaves the writes there for the caller to run (see writeTogether).
  */
-async function writeBatch(db: Db | Tx, batch: AssignmentRow[], later?: Write[]) {
+async function writeBatch(db: Db | Tx, batch: AssignmentRow[], change: ChangeContext, later?: Write[]) {
   if (batch.length === 0) return;
-  const { plans, recorded, stored } = await readBatch(db, batch);
-  const rows = batch.flatMap((assignment) =>
-    engineRows(
+  const { plans, recorded, stored, deviations } = await readBatch(db, batch);
+  const derived = new Map<number, DerivedDeviation[]>();
+  const rows = batch.flatMap((assignment) => {
+    const own = engineRows(
       assignment,
       plans.get(assignment.studyId) ?? null,
       recorded.get(`${assignment.patientId}/${assignment.studyId}`) ?? [],
-    ),
-  );
+    );
+    derived.set(assignment.id, derivedDeviations(own));
+    return own;
+  });
+  await keepAutomaticDeviations(db, batch, derived, deviations, change);
   const writes = changesOf(stored, rows);
   if (later) later.push(...writes);
   else await writeTogether(db, writes);
 }
 
-/** The stored rows the engine gives one assignment: its windows, with the recorded visits in them. */
+/** The stored rows the engine gives one assignment: its windows, with the record that counts. */
 function engineRows(assignment: AssignmentRow, plan: Plan | null, visits: Recorded[]): ScheduleRow[] {
-  const byVisit = new Map<number, Recorded>();
-  for (const visit of visits) byVisit.set(visit.visitId, visit);
   const rows: ScheduleRow[] = [];
   for (const scheduled of scheduleVisits(plan, assignment, visits)) {
-    const record = byVisit.get(scheduled.visitId);
+    const record = scheduled.record as Recorded | undefined;
     rows.push({
       studyPatientId: assignment.id,
       patientId: assignment.patientId,
@@ -362,25 +395,37 @@ export async function rebuildVisitSchedules(
   db: Db | Tx,
   target: ScheduleTarget,
   later?: Write[],
+  change: ChangeContext = systemChange,
 ): Promise<void> {
   if ("all" in target) {
     let afterId = 0;
     for (;;) {
       const batch = await assignments(db, sql`true`, false, afterId, batchSize);
       if (batch.length === 0) return;
-      await db.transaction((tx) => writeBatch(tx, batch));
+      // Locked batch by batch: a write of one of them meanwhile waits, then sees this batch's rows.
+      await db.transaction(async (tx) => {
+        const locked = await assignments(
+          tx,
+          oneOf(
+            "sp.id",
+            batch.map((a) => a.id),
+          ),
+          true,
+        );
+        await writeBatch(tx, locked, change);
+      });
       afterId = batch.at(-1)?.id ?? afterId;
     }
   }
   const known =
     "patientId" in target && lockedInTransaction.get(db)?.get(pairKey(target.patientId, target.studyId));
-  if (known) return writeBatch(db, known, later);
+  if (known) return writeBatch(db, known, change, later);
   const where = targetWhere(target);
   let afterId = 0;
   for (;;) {
     const batch = await assignments(db, where, true, afterId, batchSize);
     const last = batch.length < batchSize;
-    await writeBatch(db, batch, last ? later : undefined);
+    await writeBatch(db, batch, change, last ? later : undefined);
     if (last) return;
     afterId = batch.at(-1)?.id ?? afterId;
   }
@@ -403,8 +448,8 @@ export async function ensureVisitSchedules(db: Db): Promise<void> {
 
 /**
  * Each state's condition on a stored row on a day, in SQL: the same rule as the domain's stateAsOf
- * (a property test feeds both random plans, visits and days). Only "open" rows depend on the day:
- * upcoming before their window, overdue after it, due inside it; open rows always have a window.
+ * (a property test feeds both random plans, visits and days). Only "open" rows and passed bookings
+ * depend on the day: upcoming before their window, overdue after it, due inside it.
  */
 export function statePredicates(asOf: string, alias = "vs"): Record<VisitState, SQL> {
   const col = (name: string) => sql.raw(`${alias}.${name}`);
@@ -412,17 +457,26 @@ export function statePredicates(asOf: string, alias = "vs"): Record<VisitState, 
   // named and planned once) use the worklist index, whose predicate excludes two kinds (decision 182).
   const kind = (value: VisitKind) => sql.raw(`${alias}.kind = '${value}'`);
   const day = sql`${asOf}::date`;
+  // A booking (or an arrival) whose day has passed without an outcome counts as not done
+  // (bookingPassed): it is upcoming, due or overdue by its window, as an open visit is.
+  const passed = sql`(${kind("booked")} and ${col("visit_date")} < ${day} and ${col("window_start")} is not null)`;
+  const notDone = sql`(${kind("open")} or ${passed})`;
   return {
     done: kind("done"),
     "out-of-window": kind("out-of-window"),
-    booked: kind("booked"),
+    booked: sql`(${kind("booked")} and not ${passed})`,
     "not-applicable": kind("not-applicable"),
     unscheduled: kind("unscheduled"),
-    upcoming: sql`(${kind("open")} and ${day} < ${col("window_start")})`,
-    overdue: sql`(${kind("open")} and ${day} > ${col("window_end")})`,
-    due: sql`(${kind("open")} and ${day} between ${col("window_start")} and ${col("window_end")})`,
+    missed: kind("missed"),
+    upcoming: sql`(${notDone} and ${day} < ${col("window_start")})`,
+    overdue: sql`(${notDone} and ${day} > ${col("window_end")})`,
+    due: sql`(${notDone} and ${day} between ${col("window_start")} and ${col("window_end")})`,
   };
 }
+
+/** Whether a stored row is a booking whose day has passed (the domain's bookingPassed), in SQL. */
+export const bookingPassedSql = (asOf: string, alias = "vs") =>
+  sql`(${sql.raw(`${alias}.kind = 'booked' and ${alias}.visit_date`)} < ${asOf}::date)`;
 
 /** The state of a stored row on a day, in SQL, from statePredicates. */
 export function visitStateSql(asOf: string, alias = "vs"): SQL {
@@ -461,14 +515,32 @@ async function windowsOfSavedVisit(
   inputs: unknown,
   saved: Recorded,
   later: Write[],
+  change: ChangeContext,
 ) {
   const batch = lockedInTransaction.get(tx)?.get(pairKey(target.patientId, target.studyId));
-  if (!batch) return rebuildVisitSchedules(tx, target, later);
+  if (!batch) return rebuildVisitSchedules(tx, target, later, change);
   const read = fromJson(inputs as { plans: PlanRow[]; recorded: Recorded[] } | string);
   const plan = plansFrom(read.plans).get(target.studyId) ?? null;
   const now = [...read.recorded.filter((visit) => visit.id !== saved.id), saved];
-  const rowsOf = (visits: Recorded[]) => batch.flatMap((assignment) => engineRows(assignment, plan, visits));
-  later.push(...changesOf(rowsOf(read.recorded), rowsOf(now)));
+  const before = new Map<number, ScheduleRow[]>();
+  const after = new Map<number, ScheduleRow[]>();
+  for (const assignment of batch) {
+    before.set(assignment.id, engineRows(assignment, plan, read.recorded));
+    after.set(assignment.id, engineRows(assignment, plan, now));
+  }
+  // The stored deviations are read only when the save changes what the engine derives: rarely.
+  const derived = new Map(batch.map((a) => [a.id, derivedDeviations(after.get(a.id) ?? [])]));
+  const changed = batch.some(
+    (a) => !sameDerivations(derivedDeviations(before.get(a.id) ?? []), derived.get(a.id) ?? []),
+  );
+  if (changed) {
+    const stored = await storedDeviationsOf(
+      tx,
+      batch.map((a) => a.id),
+    );
+    await keepAutomaticDeviations(tx, batch, derived, stored, change);
+  }
+  later.push(...changesOf([...before.values()].flat(), [...after.values()].flat()));
 }
 
 /**
@@ -483,17 +555,18 @@ export const keepVisitSchedules =
     tx: Tx,
     before: Record<string, unknown> | null,
     after: Record<string, unknown> | null,
-    alongside?: Record<string, unknown>,
+    alongside: Record<string, unknown> | undefined,
+    change: ChangeContext,
   ): Promise<Write[]> => {
     const later: Write[] = [];
     const afterTarget = after && target(after);
     const inputs = alongside?.[windowInputsKey];
     if (after && afterTarget && "patientId" in afterTarget && inputs !== undefined)
-      await windowsOfSavedVisit(tx, afterTarget, inputs, after as Recorded, later);
-    else if (afterTarget) await rebuildVisitSchedules(tx, afterTarget, later);
+      await windowsOfSavedVisit(tx, afterTarget, inputs, after as Recorded, later, change);
+    else if (afterTarget) await rebuildVisitSchedules(tx, afterTarget, later, change);
     const beforeTarget = before && target(before);
     if (beforeTarget && JSON.stringify(beforeTarget) !== JSON.stringify(afterTarget))
-      await rebuildVisitSchedules(tx, beforeTarget, later);
+      await rebuildVisitSchedules(tx, beforeTarget, later, change);
     return later;
   };
 
@@ -510,11 +583,13 @@ export async function scheduleOfPatient(db: Db | Tx, patientId: number, studyId:
     windowEnd: string | null;
     state: VisitState;
     bookedOutsideWindow: boolean;
+    bookingPassed: boolean;
   }>(
     db,
     sql`select vs.visit_id as "visitId", vs.sequence, vs.expected_date::text as "expectedDate",
         vs.window_start::text as "windowStart", vs.window_end::text as "windowEnd",
-        ${visitStateSql(asOf)} as state, vs.booked_outside_window as "bookedOutsideWindow"
+        ${visitStateSql(asOf)} as state, vs.booked_outside_window as "bookedOutsideWindow",
+        ${bookingPassedSql(asOf)} as "bookingPassed"
       from visit_schedule vs
       where vs.study_patient_id = (select sp.id from study_patients sp
         where sp.patient_id = ${patientId} and sp.study_id = ${studyId}

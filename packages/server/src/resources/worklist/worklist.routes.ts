@@ -1,11 +1,15 @@
 import {
   addDays,
+  bookingPassedText,
   countBound,
+  daysOutsideText,
+  defaultWorklistStates,
   isValidIsoDate,
   maxPageSize,
   shortDate,
   toIsoDate,
   visitStateLabel,
+  visitStateValues,
   type WorklistData,
   type WorklistRow,
   type WorklistState,
@@ -34,7 +38,7 @@ import {
 } from "../resource";
 import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
-import { statePredicates } from "./visit-schedule";
+import { bookingPassedSql, statePredicates } from "./visit-schedule";
 
 const isoDate = (name: string) =>
   z.string().refine(isValidIsoDate, `${name} must be a real date written as yyyy-MM-dd`).optional();
@@ -44,7 +48,7 @@ const positive = (message: string, max = 2_147_483_647) =>
 const query = z.strictObject({
   siteId: positive("Site must be a number").optional(),
   asOf: isoDate("asOf"),
-  /** Comma-separated states; without it, every state of the worklist. */
+  /** Comma-separated states; without it, the default view's (defaultWorklistStates). */
   state: z
     .string()
     .max(200)
@@ -76,13 +80,16 @@ const worklistText: Record<string, (row: WorklistRow) => string> = {
   expectedDate: (row) => (row.expectedDate ? shortDate(row.expectedDate) : ""),
   state: (row) => visitStateLabel(row.state),
   visitDate: (row) =>
-    row.state === "booked" && row.visitDate
-      ? `${shortDate(row.visitDate)}${row.bookedOutsideWindow ? " (outside the planned window)" : ""}`
-      : "",
+    row.bookingPassed && row.visitDate
+      ? `${shortDate(row.visitDate)} (${bookingPassedText})`
+      : row.state === "booked" && row.visitDate
+        ? `${shortDate(row.visitDate)}${row.bookedOutsideWindow ? " (outside the planned window)" : ""}`
+        : "",
+  daysOutside: (row) => daysOutsideText(row.daysOutside),
 };
 const worklistColumns = new Set([
   ...Object.keys(worklistText),
-  ...["barcode", "screenNr", "studyName", "visitName", "windowStart", "visitStatus"],
+  ...["barcode", "screenNr", "studyName", "visitName", "windowStart", "visitStatus", "deviationStatus"],
 ]);
 
 /** The sites whose visits the call may see: the one asked for if the user has it, else all of theirs. */
@@ -105,6 +112,15 @@ const lookup = (table: string, key: string) => (column: string) =>
 const patient = lookup("patients", "patient_id");
 const study = lookup("studies", "study_id");
 const visit = lookup("visits", "visit_id");
+
+/** The row's automatic deviation (missed or out of window), if it has one: its open one first. */
+const automaticDeviationOf = `from protocol_deviations d where d.study_patient_id = vs.study_patient_id
+  and d.visit_id = vs.visit_id and d.source = 'AUTOMATIC'`;
+const openDeviation = sql.raw(`select 1 ${automaticDeviationOf} and d.status = 'OPEN'`);
+const rowDeviation = (column: string) =>
+  sql.raw(
+    `(select d.${column} ${automaticDeviationOf} order by (d.status = 'OPEN') desc, d.id desc limit 1)`,
+  );
 
 /** A count per state, named apart from the row's own fields when it rides along with the rows. */
 const countKey = <S extends WorklistState>(state: S) => `count:${state}` as const;
@@ -169,8 +185,12 @@ const worklistAnswer = answers(
       expectedDate: day.nullable(),
       windowStart: day.nullable(),
       windowEnd: day.nullable(),
-      state: z.enum(worklistStates),
+      state: z.enum(visitStateValues as [string, ...string[]]),
       bookedOutsideWindow: z.boolean(),
+      bookingPassed: z.boolean(),
+      deviationUuid: z.string().nullable(),
+      deviationStatus: z.string().nullable(),
+      daysOutside: z.number().nullable(),
       patientVisitId: z.number().nullable(),
       patientVisitUuid: z.string().nullable(),
       visitDate: day.nullable(),
@@ -187,7 +207,9 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
   async function worklistOf(user: SessionUser, q: Params) {
     const asOf = q.asOf ?? toIsoDate(new Date());
     const to = q.to ?? addDays(asOf, worklistHorizonDays);
-    const states: WorklistState[] = q.state ? (q.state.split(",") as WorklistState[]) : [...worklistStates];
+    const states: WorklistState[] = q.state
+      ? [...new Set(q.state.split(",") as WorklistState[])]
+      : [...defaultWorklistStates];
     const is = statePredicates(asOf);
     const opensBy = sql`(vs.window_start is null or vs.window_start <= ${to}::date)`;
     // Each state's rows: its rule, the horizon, and bounds the rule implies that the index can use.
@@ -197,8 +219,10 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       upcoming: sql`${is.upcoming} and vs.window_start <= ${to}::date
         and vs.window_end > ${asOf}::date and vs.window_end <= ${to}::date + ${widestWindow}`,
       booked: sql`${is.booked} and ${opensBy}`,
-      "out-of-window": sql`${is["out-of-window"]} and ${opensBy}`,
       unscheduled: is.unscheduled,
+      missed: is.missed,
+      // What happened and cannot be done any more, whose automatic deviation is still open.
+      "deviations-open": sql`(${is.missed} or ${is["out-of-window"]}) and exists(${openDeviation})`,
     };
     const common = sql`vs.active and vs.sequence is not null and ${siteScope(user, q.siteId)}
       and ${q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`}
@@ -225,8 +249,12 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       withCounts = false,
       db: Db = deps.db,
     ) => {
+      // A deviations-open row is in the state of its visit (missed or out of window); a union, not
+      // union all, so a missed row asked for under both chips comes once.
       const branches = states.map(
-        (state) => sql`(select vs.id, vs.window_end, ${state}::text as state from visit_schedule vs
+        (state) => sql`(select vs.id, vs.window_end, ${
+          state === "deviations-open" ? sql`vs.kind::text` : sql`${state}::text`
+        } as state from visit_schedule vs
           where ${rowsOf[state]} and ${common} and ${after}
           order by ${order("vs")} limit ${whole(offset + limit)})`,
       );
@@ -240,11 +268,14 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
             vs.visit_id as "visitId", ${visit("name")} as "visitName", ${visit("visit_type_id")} as "visitType",
             vs.expected_date::text as "expectedDate", vs.window_start::text as "windowStart",
             vs.window_end::text as "windowEnd", w.state, vs.booked_outside_window as "bookedOutsideWindow",
+            ${bookingPassedSql(asOf)} as "bookingPassed",
+            ${rowDeviation("uuid")} as "deviationUuid", ${rowDeviation("status")} as "deviationStatus",
+            ${rowDeviation("days_outside")} as "daysOutside",
             vs.patient_visit_id as "patientVisitId",
             ${lookup("patient_visits", "patient_visit_id")("uuid")} as "patientVisitUuid",
             vs.visit_date::text as "visitDate", vs.visit_status as "visitStatus",
             vs.window_end::text as "keysetWindowEnd", vs.id as "keysetId"${withCounts ? sql`, ${countFields}` : sql``}
-          from (select * from (${sql.join(branches, sql` union all `)}) b
+          from (select * from (${sql.join(branches, sql` union `)}) b
             order by ${order("b")} limit ${whole(limit)} offset ${whole(offset)}) w
           join visit_schedule vs on vs.id = w.id
           order by ${order("w")}`,
