@@ -34,11 +34,29 @@ export const mySites = (userUuid: string | undefined) => ({
 });
 
 /**
- * After a save or delete: everything shown of that resource is read again, except open forms, which
- * own their data once loaded (a background reload must never replace what someone is typing).
+ * What else a save or delete of a resource changes: the window engine's answers, and the protocol
+ * deviations it writes by itself (issue 43) when a visit is saved, an assignment closed or a plan changed.
+ */
+const scheduleViews = ["worklist", "patient-visit-summary", "patient-visit-detail", "protocol-deviations"];
+export const shownWith: Record<string, string[]> = {
+  "patient-visits": scheduleViews,
+  "study-patients": scheduleViews,
+  studyplans: scheduleViews,
+  // The worklist's "Deviations open" and the visit form's list of deviations.
+  "protocol-deviations": ["worklist", "patient-visit-detail"],
+};
+
+/**
+ * After a save or delete: everything shown of that resource (and of what it changes, shownWith) is
+ * read again, except open forms, which own their data once loaded (a background reload must never
+ * replace what someone is typing).
  */
 export const invalidateResource = (queryClient: QueryClient, resource: string) =>
-  queryClient.invalidateQueries({ queryKey: [resource], predicate: (query) => query.queryKey[1] !== "form" });
+  Promise.all(
+    [resource, ...(shownWith[resource] ?? [])].map((key) =>
+      queryClient.invalidateQueries({ queryKey: [key], predicate: (query) => query.queryKey[1] !== "form" }),
+    ),
+  );
 
 /** Where a lookup reads: page 1 of a list call (spec §7), with its page size and fixed query. */
 export type LookupSource = { resource: string; pageSize?: number; query?: Query };

@@ -1,16 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { countText, type WorklistData } from "@trialdesk/domain";
+import { countText, type ListData, type WorklistData } from "@trialdesk/domain";
 import {
   AlarmClock,
   CalendarClock,
   CalendarPlus,
   type LucideIcon,
   Table,
+  TriangleAlert,
   UserPlus,
   Users,
 } from "lucide-react";
 import { Link } from "react-router";
 import { api } from "../api/client";
+import { queryKeys } from "../api/queries";
 import { getConfig } from "./config";
 import { useActiveSite } from "./site";
 
@@ -31,15 +33,36 @@ function useWorklistCounts() {
   return site ? (data?.counts ?? null) : null;
 }
 
+/** How many of the active site's protocol deviations are open (issue 43); none without a site. */
+function useOpenDeviations() {
+  const { site } = useActiveSite();
+  const query = { siteId: site?.id, status: "OPEN", page: 1, pagesize: 1 };
+  const { data } = useQuery({
+    // Under the resource's name, so a saved visit or deviation reads it again.
+    queryKey: queryKeys.list("protocol-deviations", query),
+    queryFn: () => api.get<ListData<unknown>>("protocol-deviations", query),
+    enabled: Boolean(site),
+  });
+  return site ? (data?.pagination.total ?? null) : null;
+}
+
 /**
  * The home page's four shortcut tiles (spec §1), and before them the active site's Due and Overdue
- * visits, each leading to the worklist filtered so (issue 12).
+ * visits, each leading to the worklist filtered so (issue 12), and its open protocol deviations,
+ * leading to their list filtered so (issue 43).
  */
 export function HomePage() {
   const counts = useWorklistCounts();
+  const openDeviations = useOpenDeviations();
   const worklist: Tile[] = [
     { title: "Overdue visits", to: "/worklist?state=overdue", icon: AlarmClock, count: counts?.overdue },
     { title: "Due visits", to: "/worklist?state=due", icon: CalendarClock, count: counts?.due },
+    {
+      title: "Open deviations",
+      to: "/protocol-deviations?status=OPEN",
+      icon: TriangleAlert,
+      count: openDeviations,
+    },
   ];
   const tiles: Tile[] = [
     { title: "New visit", to: "/patient-visits/create", icon: CalendarPlus },
@@ -50,7 +73,7 @@ export function HomePage() {
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-4">
       <h1 className="sr-only">Home</h1>
-      <ul aria-label="Worklist" className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+      <ul aria-label="At the active site" className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         {worklist.map(({ title, to, icon: Icon, count }) => (
           <li key={title}>
             <Link to={to} className={tileClass}>

@@ -18,6 +18,7 @@ export {
   Shield,
   Tag,
   Tags,
+  TriangleAlert,
   UserCheck,
   UserCog,
   UserRound,

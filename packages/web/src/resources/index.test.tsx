@@ -13,6 +13,8 @@ const resources = [
   "patients",
   "study-patients",
   "patient-visits",
+  // Issue 43.
+  "protocol-deviations",
   "visits",
   "users",
   "monitors",

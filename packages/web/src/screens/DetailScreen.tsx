@@ -29,6 +29,8 @@ export type DetailDescription<T extends Row = Row> = {
   format?: string;
   /** The route parameter holding the record's uuid or id, default "itemId". */
   param?: string;
+  /** Sections shown below the rows, before the History (e.g. a patient's deviations). */
+  after?: (item: T) => ReactNode;
 };
 
 /** A value as a detail row shows it: "—" for nothing (null, undefined or empty text). */
@@ -99,6 +101,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
           )}
         </div>
       </Panel>
+      {item && description.after?.(item)}
       {/* Only the signed-in see the audit trail; a public page asks nothing of it. */}
       {item && user && <History resource={resource} uuid={String(item.uuid)} rows={rows as DetailRow[]} />}
     </div>

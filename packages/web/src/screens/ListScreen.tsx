@@ -15,13 +15,15 @@ import {
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiError, api, type Query } from "../api/client";
-import { invalidateResource, queryKeys } from "../api/queries";
+import { invalidateResource, type LookupSource, queryKeys, useLookupRows } from "../api/queries";
 import { getConfig } from "../app/config";
 import { toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
+import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Pager } from "../ui/pager";
+import { SearchableSelect, type SelectOption } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import { TableArea, Td, Th } from "../ui/table";
 import { useCanWrite } from "./navigation";
@@ -36,6 +38,18 @@ export type Column<T extends Row = Row> = {
   format?: (item: T) => ReactNode;
   className?: string;
   sortable?: boolean;
+};
+
+/**
+ * A choice above the table that narrows the list (e.g. a deviation's status): kept in the URL under
+ * `param` with the search and page, and sent as that query parameter. "All" leaves it out.
+ */
+export type ListFilter = {
+  param: string;
+  label: string;
+  options?: SelectOption[];
+  /** The choices read from another resource's list instead (e.g. the studies). */
+  lookup?: LookupSource & { option: (row: Row) => SelectOption };
 };
 
 export type ListDescription<T extends Row = Row> = {
@@ -68,6 +82,8 @@ export type ListDescription<T extends Row = Row> = {
   searchable?: boolean;
   /** The query parameter the search text is sent as, default "searchTerm" (the URL keeps searchTerm). */
   searchParam?: string;
+  /** Filters shown above the table. */
+  filters?: ListFilter[];
   /** Shown between the title bar and the table, with the last answer (e.g. filter chips with counts). */
   toolbar?: (answer: ListData<T> | undefined) => ReactNode;
   /** Actions of a row beyond view, edit and remove (e.g. a worklist's Record visit). */
@@ -123,12 +139,14 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     );
   };
 
+  const filters = description.filters ?? [];
   const query: Query = {
     page,
     pagesize: pageSize,
     [description.searchParam ?? "searchTerm"]: searchTerm,
     order: order || undefined,
     direction: order ? direction : undefined,
+    ...Object.fromEntries(filters.map((filter) => [filter.param, params.get(filter.param) ?? undefined])),
     ...description.query,
   };
   const list = useQuery({
@@ -249,6 +267,21 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
           )}
         </div>
       </header>
+
+      {filters.length > 0 && (
+        <fieldset className="flex flex-wrap items-end gap-3">
+          <legend className="sr-only">Filters</legend>
+          {filters.map((filter) => (
+            <FilterChoice
+              key={filter.param}
+              filter={filter}
+              value={params.get(filter.param)}
+              // Another filter starts again at page 1.
+              onChange={(value) => update({ [filter.param]: value, page: null })}
+            />
+          ))}
+        </fieldset>
+      )}
 
       {description.toolbar?.(list.data)}
 
@@ -419,6 +452,39 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
         {selected && describe(selected)}
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** The "All" choice of a filter: the parameter leaves the URL. */
+const allChoice = "*";
+
+function FilterChoice({
+  filter,
+  value,
+  onChange,
+}: {
+  filter: ListFilter;
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  const { lookup } = filter;
+  const looked = useLookupRows<Row, SelectOption[]>(lookup ?? { resource: "" }, {
+    enabled: Boolean(lookup),
+    select: (rows) => rows.map((row) => (lookup as NonNullable<typeof lookup>).option(row)),
+  });
+  const options = [{ value: allChoice, label: "All" }, ...(filter.options ?? looked.data ?? [])];
+  return (
+    <Field id={`filter-${filter.param}`} label={filter.label} className="w-52">
+      {(control) => (
+        <SearchableSelect
+          {...control}
+          options={options}
+          loading={Boolean(lookup) && looked.isPending}
+          value={value ?? allChoice}
+          onChange={(next) => onChange(next === allChoice ? null : String(next))}
+        />
+      )}
+    </Field>
   );
 }
 

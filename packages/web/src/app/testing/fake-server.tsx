@@ -1,6 +1,13 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import type { AppConfig, MenuItem, SignedInUser, SiteOption, WorklistState } from "@trialdesk/domain";
+import {
+  type AppConfig,
+  type MenuItem,
+  type SignedInUser,
+  type SiteOption,
+  type WorklistState,
+  worklistStates,
+} from "@trialdesk/domain";
 import { type ReactNode, StrictMode } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { type Call, defaultUser, envelopeResponse, stubFetch } from "../../screens/test-utils";
@@ -63,7 +70,7 @@ export const demoMenu: MenuItem[] = [
 
 /** A worklist answer with no rows and the given counts per state (the home tiles read only these). */
 export function worklistAnswer(counts: Partial<Record<WorklistState, number>> = {}) {
-  const none = { due: 0, overdue: 0, booked: 0, upcoming: 0, "out-of-window": 0, unscheduled: 0 };
+  const none = Object.fromEntries(worklistStates.map((state) => [state, 0]));
   return { items: [], pagination: { page: 1, pageSize: 1, total: 0 }, counts: { ...none, ...counts } };
 }
 

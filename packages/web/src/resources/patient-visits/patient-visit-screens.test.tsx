@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import {
   emptyPatientVisit,
@@ -7,6 +7,7 @@ import {
   type SiteOption,
   type VisitOption,
 } from "@trialdesk/domain";
+import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { FormScreen } from "../../screens/FormScreen";
@@ -84,6 +85,7 @@ const recordedScreening = {
   visitResult: "OK",
   notes: "Fasting",
 };
+/** Screening counts by its completed record; the no-show before it stays on file (issue 43). */
 const screening = visit(100, "Screening", {
   visitStatus: "COMPLETED",
   visitResult: "OK",
@@ -93,6 +95,40 @@ const screening = visit(100, "Screening", {
   patientVisitId: 55,
   patientVisitUuid: "pv-55",
   patientVisitVersion: 4,
+  state: "out-of-window",
+  records: [
+    {
+      patientVisitId: 55,
+      patientVisitUuid: "pv-55",
+      visitDate: "2025-03-10",
+      visitTime: "09:30",
+      visitStatus: "COMPLETED",
+      visitResult: "OK",
+      notes: "Fasting",
+    },
+    {
+      patientVisitId: 50,
+      patientVisitUuid: "pv-50",
+      visitDate: "2025-03-03",
+      visitTime: null,
+      visitStatus: "NO_SHOW",
+      visitResult: null,
+      notes: "Ill, rang to rebook",
+    },
+  ],
+  deviations: [
+    {
+      uuid: "dev-1",
+      visitId: 100,
+      patientVisitId: 55,
+      kind: "OUT_OF_WINDOW",
+      daysOutside: 2,
+      status: "REPORTED",
+      severity: "MINOR",
+      noLongerApplies: true,
+      description: "Visit completed 2 days after its window closed.",
+    },
+  ],
 });
 // Week 2's planned window (the visit-windows engine's answer, issue 12).
 const week2 = visit(101, "Week 2", {
@@ -101,8 +137,31 @@ const week2 = visit(101, "Week 2", {
   windowEnd: "2026-03-16",
   state: "due",
 });
+// Week 4's booking passed without an outcome; Week 6 was missed (issue 43).
+const week4 = visit(102, "Week 4", {
+  visitStatus: "BOOKED",
+  visitDate: "2026-03-27",
+  patientVisitId: 60,
+  patientVisitUuid: "pv-60",
+  state: "overdue",
+  bookingPassed: true,
+  records: [
+    {
+      patientVisitId: 60,
+      patientVisitUuid: "pv-60",
+      visitDate: "2026-03-27",
+      visitTime: null,
+      visitStatus: "BOOKED",
+      visitResult: null,
+      notes: null,
+    },
+  ],
+});
+const week6 = visit(103, "Week 6", { state: "missed" });
 const visitsOf = (studyId: number) =>
-  studyId === 10 ? { 100: screening, 101: week2 } : { 200: visit(200, "Sub-study screening") };
+  studyId === 10
+    ? { 100: screening, 101: week2, 102: week4, 103: week6 }
+    : { 200: visit(200, "Sub-study screening") };
 
 const page = (items: object[]) => ({ items, pagination: { page: 1, pageSize: 100, total: items.length } });
 
@@ -147,7 +206,10 @@ function renderFields() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <Harness />
+      {/* The earlier records and deviations link to their own screens. */}
+      <MemoryRouter>
+        <Harness />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   return { calls, u: userEvent.setup() };
@@ -220,22 +282,64 @@ describe("the patient visit editor", { timeout: clicksTimeout }, () => {
     expect(Object.fromEntries(detailCall?.search ?? [])).toEqual({ patientId: "1", studyId: "11" });
   });
 
-  it("fills in the patient's existing visit, so saving updates it, and clears it for a visit without data", async () => {
+  it("never reopens a visit's old record: it starts a new one and lists the earlier records and deviations", async () => {
     const { u } = renderFields();
     await chooseAnnasStudy(u);
     await choose(u, "Visit", /^Screening/);
-    expect(formData()).toMatchObject(recordedScreening);
-    expect(screen.getByLabelText("Visit time")).toHaveValue("09:30");
-    expect(screen.getByRole("combobox", { name: "Visit result" })).toHaveTextContent("OK");
+    // A new record of the visit, nothing of the old ones carried over (issue 43).
+    const data = formData();
+    expect(data).toMatchObject({ patientId: 1, studyId: 10, visitId: 100, uuid: "pv-new" });
+    expect(data).toMatchObject({ visitDate: null, visitTime: null, visitStatus: null, notes: "" });
+    expect(data.id).toBeUndefined();
+    expect(screen.getByLabelText("Visit time")).toHaveValue("");
+    expect(screen.getByLabelText("Notes")).toHaveValue("");
 
-    // A visit without data: cleared, and a new record with a fresh uuid (not the existing visit's).
+    const records = screen.getByRole("table", { name: "Earlier records of this visit" });
+    expect(
+      within(records)
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => Array.from(row.children, (c) => c.textContent).slice(0, 3)),
+    ).toEqual([
+      ["2025-03-10 09:30", "Completed", "Fasting"],
+      ["2025-03-03", "No show", "Ill, rang to rebook"],
+    ]);
+    expect(within(records).getByRole("link", { name: "Open the record of 2025-03-03" })).toHaveAttribute(
+      "href",
+      "/patient-visits/pv-50/edit",
+    );
+
+    const deviations = screen.getByRole("table", { name: "Deviations of this visit" });
+    const [, deviation] = within(deviations).getAllByRole("row");
+    expect(within(deviation).getByRole("link", { name: "Out of window" })).toHaveAttribute(
+      "href",
+      "/protocol-deviations/dev-1",
+    );
+    expect(deviation).toHaveTextContent("+2 days");
+    expect(deviation).toHaveTextContent("Reported");
+    expect(deviation).toHaveTextContent("No longer applies");
+    expect(screen.getByText("State:")).toHaveTextContent("Out of window");
+
+    // A visit without records lists none.
     await choose(u, "Visit", /^Week 2/);
-    const cleared = formData();
-    expect(cleared).toMatchObject({ visitId: 101, visitDate: null, visitStatus: null, notes: "" });
-    expect(cleared.id).toBeUndefined();
-    expect(cleared.uuid).toMatch(/^pv-/);
-    expect(cleared.uuid).not.toBe("pv-55");
-    expect(screen.queryByRole("combobox", { name: "Visit result" })).not.toBeInTheDocument();
+    expect(formData()).toMatchObject({ visitId: 101, uuid: "pv-new" });
+    expect(screen.queryByRole("table", { name: "Earlier records of this visit" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("table", { name: "Deviations of this visit" })).not.toBeInTheDocument();
+  });
+
+  it("says when the visit's booked date has passed, and shows a missed visit as Missed", async () => {
+    const { u } = renderFields();
+    await chooseAnnasStudy(u);
+    await choose(u, "Visit", /^Week 4/);
+    expect(screen.getByText("Booked date passed: record the outcome")).toHaveAttribute("role", "status");
+    expect(screen.getByText("State:")).toHaveTextContent("Overdue");
+    // The booking is an earlier record, not the form's.
+    expect(formData()).toMatchObject({ visitId: 102, visitDate: null, visitStatus: null });
+    expect(screen.getByRole("table", { name: "Earlier records of this visit" })).toBeInTheDocument();
+
+    await choose(u, "Visit", /^Week 6/);
+    expect(screen.getByText("State:")).toHaveTextContent("Missed");
+    expect(screen.queryByText("Booked date passed: record the outcome")).not.toBeInTheDocument();
   });
 
   it("offers the result only for a COMPLETED visit, and lets the patient list include unassigned patients", async () => {
@@ -257,7 +361,7 @@ describe("the patient visit editor", { timeout: clicksTimeout }, () => {
 
   it("shows the server's reason in an error text bar at the top of the form when saving fails", async () => {
     const calls = stubApi((call) =>
-      call.method === "PUT"
+      call.method === "POST"
         ? fieldRefusal("studyId", "The patient is not assigned to this study")
         : server(call),
     );
@@ -271,13 +375,13 @@ describe("the patient visit editor", { timeout: clicksTimeout }, () => {
     );
     expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
     await chooseAnnasStudy(u);
-    await choose(u, "Visit", /^Screening/);
+    await choose(u, "Visit", /^Week 2/);
     await saveWhenReady(u);
     const bar = await screen.findByText("Invalid field data: The patient is not assigned to this study");
     expect(bar).toHaveAttribute("role", "alert");
-    const put = calls.find((c) => c.method === "PUT");
-    expect(put?.path).toBe("/api/patient-visits/pv-55");
-    expect(put?.body).toMatchObject({ id: 55, version: 4, visitId: 100, visitStatus: "COMPLETED" });
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.path).toBe("/api/patient-visits");
+    expect(post?.body).toMatchObject({ visitId: 101 });
   });
 
   it("shows the chosen visit's planned window and an amber, non-blocking note for a date outside it", async () => {
@@ -338,6 +442,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
     await waitFor(() => expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Week 2"));
     expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
     await choose(u, "Visit status", "Completed");
+    await u.type(screen.getByLabelText("Visit date"), "2026-03-14");
     // A time typed with a one-digit hour is that hour, not "93:0".
     const time = screen.getByLabelText("Visit time");
     await u.clear(time);
@@ -352,6 +457,7 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
       studyId: 10,
       visitId: 101,
       visitStatus: "COMPLETED",
+      visitDate: "2026-03-14",
       visitTime: "09:30",
     });
   });
@@ -374,17 +480,75 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
     expect(typedTime("09:30")).toBe("09:30");
   });
 
-  it("titles the form by what Save will do, and says plainly when a change records a new visit", async () => {
+  it("titles a new visit Add new visit even when its visit has records", async () => {
     stubApi(saving);
     const u = userEvent.setup();
     renderRoutes(routes, ["/patient-visits/create"]);
     expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
     await chooseAnnasStudy(u);
-    // The patient already has Screening: Save will update it.
+    // The patient already has Screening: Save still records a new one (issue 43).
     await choose(u, "Visit", /^Screening/);
-    expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
-    await choose(u, "Visit", /^Week 2/);
+    await screen.findByRole("table", { name: "Earlier records of this visit" });
+    expect(screen.getByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Modify patient visit" })).not.toBeInTheDocument();
+  });
+
+  it("asks first when the visit already has a completed record, and records another only on Yes", async () => {
+    const calls = stubApi(saving);
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/patient-visits/create"]);
     expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    await chooseAnnasStudy(u);
+    await choose(u, "Visit", /^Screening/);
+    await choose(u, "Visit status", "Completed");
+    await u.type(screen.getByLabelText("Visit date"), "2025-03-12");
+    await saveWhenReady(u);
+    const question = await screen.findByRole("dialog", { name: "Visit already completed" });
+    expect(question).toHaveTextContent("This visit already has a completed record. Record another one?");
+    await u.click(within(question).getByRole("button", { name: "No" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+
+    await saveWhenReady(u);
+    await u.click(await screen.findByRole("button", { name: "Yes, record another" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.path).toBe("/api/patient-visits");
+    expect(post?.body).toMatchObject({ visitId: 100, visitStatus: "COMPLETED", visitDate: "2025-03-12" });
+    expect(post?.body).not.toHaveProperty("id");
+    expect(calls.some((c) => c.method === "PUT")).toBe(false);
+  });
+
+  it("refuses a completed visit without a date on the field, before asking the server", async () => {
+    const calls = stubApi(saving);
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/patient-visits/create"]);
+    expect(await screen.findByRole("heading", { name: "Add new visit" })).toBeInTheDocument();
+    await chooseAnnasStudy(u);
+    await choose(u, "Visit", /^Week 2/);
+    await choose(u, "Visit status", "Completed");
+    await saveWhenReady(u);
+    expect(await screen.findByText("A completed or arrived visit needs its date")).toBeInTheDocument();
+    expect(screen.getByLabelText("Visit date")).toHaveAttribute("aria-invalid", "true");
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+  });
+
+  it("edits a record opened by its own uuid, without asking, and lists only the visit's other records", async () => {
+    const calls = stubApi(saving);
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/patient-visits/pv-55/edit"]);
+    expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
+    const records = await screen.findByRole("table", { name: "Earlier records of this visit" });
+    expect(within(records).getAllByRole("row")).toHaveLength(2);
+    expect(records).toHaveTextContent("2025-03-03");
+    expect(records).not.toHaveTextContent("2025-03-10");
+    await u.type(screen.getByLabelText("Notes"), ", late");
+    await saveWhenReady(u);
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    const put = calls.find((c) => c.method === "PUT");
+    expect(put?.path).toBe("/api/patient-visits/pv-55");
+    expect(put?.body).toMatchObject({ id: 55, version: 4, notes: "Fasting, late" });
   });
 
   it("on a recorded visit, choosing another visit says that a new one will be recorded", async () => {

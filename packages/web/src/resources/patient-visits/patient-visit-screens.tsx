@@ -1,9 +1,12 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import {
+  addDays,
+  bookingPassedText,
   choosePatient,
   chooseStudy,
   chooseVisit,
   emptyPatientVisit,
+  hasCompletedRecord,
   type ListData,
   lookupPageSizes,
   newUuid,
@@ -20,20 +23,25 @@ import {
   type StudyPatientLookupItem,
   shortDate,
   showsVisitResult,
+  toIsoDate,
   type VisitOption,
+  type VisitRecord,
   type VisitStatus,
+  validatePatientVisit,
+  visitDateErrors,
+  visitDateMessages,
   visitResults,
   visitStatuses,
   windowText,
 } from "@trialdesk/domain";
 import { useEffect, useMemo, useState } from "react";
-import { useParams, useSearchParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
-import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type FormDescription, FormScreen, type SaveQuestion } from "../../screens/FormScreen";
 import type { ListDescription, Row } from "../../screens/ListScreen";
 import { NoSiteChosen, siteScopedList } from "../../screens/site-scoped";
 import type { FormApi } from "../../screens/useFormState";
@@ -43,6 +51,9 @@ import { Field } from "../../ui/field";
 import { Input } from "../../ui/input";
 import { SearchableSelect } from "../../ui/select";
 import { Spinner } from "../../ui/spinner";
+import { TableArea, Td, Th } from "../../ui/table";
+import { DeviationTable } from "../protocol-deviations/deviation-parts";
+import { VisitStateBadge } from "../worklist/visit-state";
 
 export type PatientVisitForm = Partial<PatientVisitInput> & {
   patientName?: string | null;
@@ -113,7 +124,7 @@ export const patientLookup = (site: SiteOption, onlyAssigned: boolean): Lookup =
 });
 
 /** The patient's studies from GET study-patients?pid= (spec §7), one option per study. */
-function useStudiesOf(patientId: number | null | undefined) {
+export function useStudiesOf(patientId: number | null | undefined) {
   const query = { page: 1, pagesize: lookupPageSizes.studies, pid: patientId ?? undefined };
   return useQuery({
     queryKey: queryKeys.lookup("study-patients", query),
@@ -134,8 +145,11 @@ function useStudiesOf(patientId: number | null | undefined) {
   });
 }
 
-/** The study's visits with the patient's data for each (GET patient-visit-detail, spec §7). */
-function useVisitOptions(patientId: number | null | undefined, studyId: number | null | undefined) {
+/**
+ * The study's visits with the patient's data for each (GET patient-visit-detail, spec §7): the record
+ * that counts, every record and the visit's deviations (issue 43).
+ */
+export function useVisitOptions(patientId: number | null | undefined, studyId: number | null | undefined) {
   return useQuery({
     queryKey: ["patient-visit-detail", patientId, studyId],
     queryFn: async () => {
@@ -222,13 +236,94 @@ export function PlannedWindow({ visit, visitDate }: { visit?: VisitOption; visit
   );
 }
 
+/**
+ * What the chosen visit is now: its state ("Missed" …), and a booking whose day passed without an
+ * outcome (issue 43).
+ */
+function VisitSituation({ visit }: { visit?: VisitOption }) {
+  if (!visit?.state && !visit?.bookingPassed) return null;
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm md:col-span-2">
+      {visit.state && (
+        <span className="flex items-center gap-1.5 text-gray-700">
+          State: <VisitStateBadge state={visit.state} />
+        </span>
+      )}
+      {visit.bookingPassed && (
+        <p
+          role="status"
+          className="w-fit rounded-md border border-amber-300 bg-amber-50 px-2 py-1 font-medium text-amber-900"
+        >
+          {bookingPassedText}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * What is on file for the chosen visit (issue 43): its earlier records, never overwritten (each opens
+ * in its own editor), and its protocol deviations. The record open in the form is not among them.
+ */
+function VisitFile({ visit, openRecordId }: { visit?: VisitOption; openRecordId?: number | null }) {
+  const records = (visit?.records ?? []).filter((record) => record.patientVisitId !== openRecordId);
+  const deviations = visit?.deviations ?? [];
+  if (records.length === 0 && deviations.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-4 md:col-span-2">
+      {records.length > 0 && <EarlierRecords records={records} />}
+      {deviations.length > 0 && <DeviationTable label="Deviations of this visit" deviations={deviations} />}
+    </div>
+  );
+}
+
+function EarlierRecords({ records }: { records: VisitRecord[] }) {
+  return (
+    <TableArea label="Earlier records of this visit">
+      <thead>
+        <tr>
+          <Th>Date</Th>
+          <Th>Status</Th>
+          <Th>Notes</Th>
+          <Th className="w-px">
+            <span className="sr-only">Actions</span>
+          </Th>
+        </tr>
+      </thead>
+      <tbody>
+        {records.map((record) => (
+          <tr key={record.patientVisitUuid}>
+            <Td className="whitespace-nowrap">
+              {[record.visitDate ?? "No date", record.visitTime].filter(Boolean).join(" ")}
+            </Td>
+            <Td>
+              <VisitStatusBadge status={record.visitStatus} />
+            </Td>
+            <Td>{record.notes ?? ""}</Td>
+            <Td>
+              <Link
+                to={`/patient-visits/${record.patientVisitUuid}/edit`}
+                aria-label={`Open the record of ${record.visitDate ?? "no date"}`}
+                className="text-xs font-medium text-blue-800 underline-offset-2 hover:underline"
+              >
+                Open
+              </Link>
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </TableArea>
+  );
+}
+
 /** Whether Save will update a recorded visit (true) or record a new one (false). */
 export const updatesRecordedVisit = (data: PatientVisitForm) => typeof data.id === "number";
 
 /**
  * The patient visit editor (spec §2.5, §4): patient, then study, then visit; each choice resets what
- * depends on it, and choosing a visit the patient already has fills in its data, so saving updates it.
- * `onRecordChange` learns whether Save will update a recorded visit, so the title can say so.
+ * depends on it. Choosing a visit never reopens one of its records: Save records a new one, and the
+ * visit's earlier records and deviations are listed below (issue 43). A record opened by its own uuid
+ * is edited. `onRecordChange` learns whether Save will update a recorded visit, so the title can say so.
  */
 export function PatientVisitFields({
   form,
@@ -244,6 +339,7 @@ export function PatientVisitFields({
   const studies = useStudiesOf(data.patientId);
   const visitOptions = useVisitOptions(data.patientId, data.studyId);
   const visitsById = new Map((visitOptions.data ?? []).map((v) => [v.visitId, v]));
+  const chosen = visitsById.get(data.visitId ?? -1);
   const reset = (next: PatientVisitForm) => form.setFormData(withUuid(next, data));
   // Until a patient is chosen (or loaded) the route says what Save does.
   const updates = data.patientId ? updatesRecordedVisit(data) : null;
@@ -307,7 +403,7 @@ export function PatientVisitFields({
             loading={Boolean(data.studyId) && visitOptions.isPending}
             disabled={!data.studyId}
             value={data.visitId}
-            onChange={(visitId) => reset(chooseVisit(data, visitId, visitsById.get(visitId)))}
+            onChange={(visitId) => reset(chooseVisit(data, visitId))}
             placeholder={data.studyId ? "Type to select a visit ..." : "Select a study first"}
             emptyText="No item found"
             renderOption={(option) => {
@@ -323,7 +419,8 @@ export function PatientVisitFields({
           />
         )}
       </Field>
-      <PlannedWindow visit={visitsById.get(data.visitId ?? -1)} visitDate={data.visitDate} />
+      <PlannedWindow visit={chosen} visitDate={data.visitDate} />
+      <VisitSituation visit={chosen} />
       <FormField spec={dateField} form={form} />
       <Field id={fieldId("visitTime")} label="Visit time" hint="HH:mm" error={form.errors.visitTime}>
         {(control) => (
@@ -345,6 +442,7 @@ export function PatientVisitFields({
       <div className="md:col-span-2">
         <FormField spec={notesField} form={form} />
       </div>
+      <VisitFile visit={chosen} openRecordId={data.id} />
     </div>
   );
 }
@@ -363,6 +461,32 @@ export type FormOptions = {
   afterSaveRoute?: string | null;
 };
 
+/**
+ * The window engine's date rules (issue 43), as far as the browser knows them: a completed or arrived
+ * visit needs a date, not in the future. A day of slack, as the site's day may be ahead of the
+ * browser's; the server checks that with the site's day, and the assignment's start and the study's
+ * LPLV, and answers on the date field.
+ */
+export const validateVisit = (data: PatientVisitForm) => ({
+  ...validatePatientVisit(data),
+  ...visitDateErrors(data, { today: addDays(toIsoDate(new Date()), 1), startDate: null, lplv: null }),
+});
+
+/** Recording a visit that already has a completed record asks first (issue 43). */
+export async function confirmAnotherRecord(data: PatientVisitForm): Promise<SaveQuestion | null> {
+  if (updatesRecordedVisit(data) || !data.patientId || !data.studyId || !data.visitId) return null;
+  const detail = await api.get<PatientVisitDetail>("patient-visit-detail", {
+    patientId: data.patientId,
+    studyId: data.studyId,
+  });
+  if (!hasCompletedRecord(detail.visits[String(data.visitId)])) return null;
+  return {
+    title: "Visit already completed",
+    text: visitDateMessages.completedExists,
+    confirmLabel: "Yes, record another",
+  };
+}
+
 export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescription<PatientVisitForm> => {
   // The title follows what Save will do, not only the route (issue 15).
   const title = options.updates === true ? editTitle : options.updates === false ? createTitle : undefined;
@@ -371,6 +495,8 @@ export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescrip
     createTitle: title ?? createTitle,
     editTitle: title ?? editTitle,
     empty: () => ({ ...emptyPatientVisit(), ...options.prefill }),
+    validate: validateVisit,
+    confirmSave: confirmAnotherRecord,
     errorBar: true,
     onSaved: options.onSaved,
     afterSaveRoute: options.afterSaveRoute,
@@ -435,20 +561,15 @@ export function Form() {
   const { site } = useActiveSite();
   const { itemId } = useParams();
   const [params] = useSearchParams();
-  const queryClient = useQueryClient();
   const [updates, setUpdates] = useState<boolean | null>(null);
   const { ready, prefill } = usePrefill(params, !itemId);
   const returnTo = localPath(params.get("returnTo"));
   const description = useMemo(() => {
     if (!site) return null;
-    const onSaved = () => {
-      // What the worklist, the summary and the home tiles show has changed.
-      void queryClient.invalidateQueries({ queryKey: ["worklist"] });
-      void queryClient.invalidateQueries({ queryKey: ["patient-visit-summary"] });
-    };
-    // Saving goes back to the worklist page the visit was opened from, in place of the form.
-    return formOf(site, { prefill, updates, onRecordChange: setUpdates, onSaved, afterSaveRoute: returnTo });
-  }, [site, prefill, updates, returnTo, queryClient]);
+    // Saving goes back to the worklist page the visit was opened from, in place of the form. What the
+    // worklist, the summary, the home tiles and the deviations show is read again (shownWith).
+    return formOf(site, { prefill, updates, onRecordChange: setUpdates, afterSaveRoute: returnTo });
+  }, [site, prefill, updates, returnTo]);
   if (!description) return <NoSiteChosen />;
   return ready ? <FormScreen description={description} /> : <Spinner label="Loading..." />;
 }

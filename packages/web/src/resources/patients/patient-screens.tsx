@@ -4,10 +4,12 @@ import {
   birthDateRule,
   contactTypes,
   isActiveStatus,
+  type ListData,
   type Patient,
   type PatientContactInput,
   type PatientInput,
   type PatientListRow,
+  type ProtocolDeviationListRow,
   patientName,
   patientStatuses,
   preparePatientForSave,
@@ -19,7 +21,9 @@ import {
   validatePatient,
 } from "@trialdesk/domain";
 import { type ReactNode, useMemo } from "react";
+import { Link } from "react-router";
 import { api } from "../../api/client";
+import { queryKeys } from "../../api/queries";
 import { getConfig } from "../../app/config";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
@@ -30,6 +34,9 @@ import { NoSiteChosen, siteScopedList } from "../../screens/site-scoped";
 import type { FormApi } from "../../screens/useFormState";
 import { Badge } from "../../ui/badge";
 import { countryName } from "../../ui/country-select";
+import { Panel } from "../../ui/panel";
+import { Spinner } from "../../ui/spinner";
+import { DeviationTable } from "../protocol-deviations/deviation-parts";
 import { ContactsBlock } from "./contacts-block";
 
 /** Green Active when the status is 1, otherwise red Inactive (spec §2.5). */
@@ -177,8 +184,51 @@ const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<
   fields: (form) => <PatientFields form={form} phoneCountry={phoneCountry} />,
 });
 
+/** How many of a patient's deviations the detail lists, latest detected first. */
+const deviationsShown = 100;
+
+/** The patient's protocol deviations (issue 43), each leading to its own detail. */
+function PatientDeviations({ patient }: { patient: Patient }) {
+  const query = { patientId: patient.id, page: 1, pagesize: deviationsShown };
+  const deviations = useQuery({
+    queryKey: queryKeys.list("protocol-deviations", query),
+    queryFn: () => api.get<ListData<ProtocolDeviationListRow>>("protocol-deviations", query),
+  });
+  const items = deviations.data?.items ?? [];
+  const total = deviations.data?.pagination.total ?? 0;
+  return (
+    <Panel aria-labelledby="patient-deviations" className="flex flex-col gap-3 p-4">
+      <h2 id="patient-deviations" className="text-base font-semibold text-gray-900">
+        Deviations
+      </h2>
+      {deviations.isPending ? (
+        <Spinner label="Loading..." />
+      ) : deviations.isError ? (
+        <p role="alert" className="text-sm text-red-800">
+          Loading failed: {deviations.error.message}
+        </p>
+      ) : items.length === 0 ? (
+        <p className="text-sm text-gray-600">No protocol deviations</p>
+      ) : (
+        <>
+          <DeviationTable label="Deviations of the patient" deviations={items} wide />
+          {total > items.length && (
+            <Link
+              to={`/protocol-deviations?${new URLSearchParams({ searchTerm: patient.barcode })}`}
+              className="text-sm font-medium text-blue-800 underline-offset-2 hover:underline"
+            >
+              All {total} deviations of the patient
+            </Link>
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
+
 const detail: DetailDescription<Patient> = {
   resource: "patients",
+  after: (patient) => <PatientDeviations patient={patient} />,
   rows: [
     { label: "Barcode", value: (p) => p.barcode },
     { label: "Name", value: (p) => patientName(p.patientDetail.lastName, p.patientDetail.firstName) },

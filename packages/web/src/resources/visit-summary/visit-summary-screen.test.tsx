@@ -189,13 +189,54 @@ describe("VisitSummaryScreen", () => {
       within(legend)
         .getAllByRole("listitem")
         .map((i) => i.textContent),
-    ).toEqual(["Done", "Out of window", "Booked", "Due", "Overdue", "Upcoming (expected date shown)"]);
+    ).toEqual([
+      "Done",
+      "Out of window",
+      "Booked",
+      "Due",
+      "Overdue",
+      "Missed",
+      "Upcoming (expected date shown)",
+      "Not applicable",
+    ]);
     expect(within(legend).getByText("Overdue")).toHaveClass("bg-red-100");
+    // Missed has a colour of its own, not overdue's red (issue 43).
+    expect(within(legend).getByText("Missed")).toHaveClass("bg-fuchsia-100");
+    expect(within(legend).getByText("Missed")).not.toHaveClass("bg-red-100");
     // The active site's patients only.
     const call = calls.find((c) => c.path === `/api/patient-visit-summary/${studyUuid}`);
     expect(call?.search.get("siteId")).toBe("7");
     // The day its decoder counts the cells' days from, so a server that packs them otherwise refuses.
     expect(call?.search.get("dayZero")).toBe(visitSummaryDayZero);
+  });
+
+  it("marks a missed or out-of-window cell: a protocol deviation is on file (issue 43)", async () => {
+    answer({
+      ...summary,
+      patientStudyProfiles: [
+        profile({
+          visits: [
+            cell(11, { visitDate: "2025-03-03", state: "done" }),
+            cell(12, { state: "missed", expectedDate: "2025-03-17" }),
+            cell(13, { visitDate: "2025-04-20", state: "out-of-window" }),
+          ],
+        }),
+      ],
+    });
+    open();
+    const table = await screen.findByRole("table", { name: "Visit summary" });
+    const row = await within(table).findByRole("row", { name: /Kiss Anna/ });
+    const [done, missed, outside] = within(row).getAllByRole("cell").slice(2);
+    expect(missed).toHaveClass("bg-fuchsia-100");
+    expect(missed).toHaveAttribute(
+      "title",
+      "Missed · window 15 Mar – 19 Mar 2025 · Protocol deviation on file",
+    );
+    expect(missed).toHaveTextContent("available Missed, protocol deviation on file");
+    expect(outside).toHaveAttribute("title", "Out of window · Protocol deviation on file");
+    expect(within(outside).getByText("!")).toBeInTheDocument();
+    expect(done).not.toHaveAttribute("title", expect.stringContaining("deviation"));
+    expect(within(done).queryByText("!")).toBeNull();
   });
 
   it("shows only the patients with an overdue visit when asked", async () => {

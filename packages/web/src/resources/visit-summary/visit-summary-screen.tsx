@@ -75,9 +75,9 @@ const cell = "h-9 border-b border-gray-100 px-3 whitespace-nowrap";
 const stickyCell = `${cell} sticky z-[1] bg-white`;
 const headerCell = "sticky top-0 z-[2] border-b border-gray-200 bg-gray-100 px-3 py-2 text-xs text-gray-700";
 
-/** The legend of the cell colours (issue 12): what each colour of the grid means. */
+/** The legend of the cell colours (issues 12, 43): what each colour of the grid means. */
 export const legend: { state: VisitState; text: string }[] = (
-  ["done", "out-of-window", "booked", "due", "overdue", "upcoming"] as const
+  ["done", "out-of-window", "booked", "due", "overdue", "missed", "upcoming", "not-applicable"] as const
 ).map((state) => ({
   state,
   text: state === "upcoming" ? "Upcoming (expected date shown)" : visitStateLabel(state),
@@ -86,11 +86,17 @@ export const legend: { state: VisitState; text: string }[] = (
 /** A visit column's third header line: its day and window ("Day 14 ±2"), empty off the plan. */
 export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
 
-/** A cell's hover text: its state and, when planned, its window. */
+/** A visit missed or completed out of its window: the engine has recorded a protocol deviation for it. */
+export const hasDeviation = (state: VisitState) => state === "missed" || state === "out-of-window";
+export const deviationOnFile = "Protocol deviation on file";
+
+/** A cell's hover text: its state and, when planned, its window; and a deviation on file. */
 const cellTitle = (value: VisitSummaryCell, column: VisitSummaryVisit) => {
   const window = windowText(cellWindow(value, column));
   const state = `${visitStateLabel(value.state)}${value.bookedOutsideWindow ? " outside the window" : ""}`;
-  return window ? `${state} · window ${window}` : state;
+  return [state, window && `window ${window}`, hasDeviation(value.state) && deviationOnFile]
+    .filter(Boolean)
+    .join(" · ");
 };
 
 /** The profile has a visit overdue today (the "Only patients with overdue visits" toggle). */
@@ -486,6 +492,17 @@ const SummaryCell = memo(function SummaryCell({
         <span className="ml-1.5 text-xs tabular-nums">{shortDate(value.expectedDate).slice(0, -5)}</span>
       )}
       <span className="sr-only"> {visitStateLabel(value.state)}</span>
+      {hasDeviation(value.state) && (
+        <>
+          <span className="sr-only">, {deviationOnFile.toLowerCase()}</span>
+          <span
+            aria-hidden="true"
+            className="ml-1.5 inline-flex size-4 items-center justify-center rounded-full bg-white text-xs font-bold ring-1 ring-current"
+          >
+            !
+          </span>
+        </>
+      )}
     </td>
   );
 });

@@ -11,6 +11,8 @@ export const visitStateColors: Record<VisitState, string> = {
   booked: "bg-blue-100 text-blue-900",
   due: "bg-yellow-100 text-yellow-900",
   overdue: "bg-red-100 text-red-900",
+  // Settled, not late: a hue of its own, apart from overdue's red (issue 43).
+  missed: "bg-fuchsia-100 text-fuchsia-900",
   upcoming: "bg-violet-100 text-violet-900",
   "not-applicable": "bg-gray-100 text-gray-700",
   unscheduled: "bg-white text-gray-700",

@@ -26,6 +26,10 @@ const row = (over: Partial<WorklistRow>): WorklistRow => ({
   windowEnd: "2026-03-16",
   state: "overdue",
   bookedOutsideWindow: false,
+  bookingPassed: false,
+  deviationUuid: null,
+  deviationStatus: null,
+  daysOutside: null,
   patientVisitId: null,
   patientVisitUuid: null,
   visitDate: null,
@@ -53,7 +57,15 @@ const rows = [
     visitStatus: "BOOKED",
   }),
 ];
-const counts = { due: 4, overdue: 1, booked: 1, upcoming: 9, "out-of-window": 2, unscheduled: 3 };
+const counts = {
+  due: 4,
+  overdue: 1,
+  booked: 1,
+  upcoming: 9,
+  unscheduled: 3,
+  missed: 6,
+  "deviations-open": 2,
+};
 
 function server() {
   return stubApi((call: Call) => {
@@ -119,7 +131,21 @@ describe("worklist", () => {
     expect(screen.getByRole("button", { name: "Due 4" })).toHaveAttribute("aria-pressed", "false");
     expect(screen.getByRole("button", { name: "Booked 1" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Upcoming (next 14 days) 9" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Out of window 2" })).toBeInTheDocument();
+    // Issue 43: Missed and Deviations open replace Out of window.
+    expect(
+      within(screen.getByRole("group", { name: "Show visits that are" }))
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual([
+      "Overdue 1",
+      "Due 4",
+      "Booked 1",
+      "Upcoming (next 14 days) 9",
+      "Unscheduled 3",
+      "Missed 6",
+      "Deviations open 2",
+    ]);
+    expect(screen.queryByRole("button", { name: /Out of window/ })).not.toBeInTheDocument();
 
     await user.click(overdue);
     expect(overdue).toHaveAttribute("aria-pressed", "true");
@@ -149,7 +175,7 @@ describe("worklist", () => {
     expect(worklistCalls(calls).at(-1)?.search.has("searchTerm")).toBe(false);
   });
 
-  it("Record visit opens a new visit with patient, study and visit chosen, or the booking, and remembers the worklist", async () => {
+  it("Record visit always opens a new visit with patient, study and visit chosen, and remembers the worklist", async () => {
     const user = userEvent.setup();
     server();
     const { router } = renderRoutes(routes, ["/worklist?state=overdue,booked"]);
@@ -163,7 +189,74 @@ describe("worklist", () => {
       visitId: "100",
       returnTo: "/worklist?state=overdue,booked",
     });
-    expect(recordVisitRoute(rows[1], "/worklist")).toBe("/patient-visits/ptv-55/edit?returnTo=%2Fworklist");
+    // A booking is not reopened either: its outcome is a record of its own (issue 43).
+    expect(recordVisitRoute(rows[1], "/worklist")).toBe(
+      "/patient-visits/create?patientId=2&studyId=10&visitId=101&returnTo=%2Fworklist",
+    );
+  });
+
+  it("says when a booking's day has passed, and shows a deviation's days with a link instead of Record visit once the visit is done", async () => {
+    const passed = row({
+      rowId: "3-102",
+      patientName: "Tóth Ede",
+      visitName: "Week 6",
+      state: "overdue",
+      bookingPassed: true,
+      patientVisitUuid: "ptv-60",
+      visitDate: "2026-03-13",
+      visitStatus: "BOOKED",
+    });
+    const late = row({
+      rowId: "4-103",
+      patientName: "Varga István",
+      barcode: "BUD-000004",
+      visitName: "Week 8",
+      state: "out-of-window",
+      deviationUuid: "dev-8",
+      deviationStatus: "OPEN",
+      daysOutside: 2,
+      visitDate: "2026-03-18",
+      visitStatus: "COMPLETED",
+    });
+    const missed = row({
+      rowId: "5-104",
+      patientName: "Szabó Ildikó",
+      visitName: "Week 10",
+      state: "missed",
+      deviationUuid: "dev-9",
+      deviationStatus: "REPORTED",
+    });
+    stubApi((call: Call) => {
+      if (call.path === "/api/me/sites") return { data: { items: [site] } };
+      if (call.path === "/api/worklist") {
+        const items = [passed, late, missed];
+        return { data: { items, pagination: { page: 1, pageSize: 20, total: 3 }, counts } };
+      }
+    });
+    renderRoutes(routes, ["/worklist?state=deviations-open"]);
+    const table = await screen.findByRole("table", { name: "Worklist" });
+    const rowOf = async (name: string) => (await within(table).findByText(name)).closest("tr") as HTMLElement;
+
+    const booking = await rowOf("Tóth Ede");
+    expect(within(booking).getByText("13 Mar 2026")).toBeInTheDocument();
+    expect(within(booking).getByText("Booked date passed: record the outcome")).toBeInTheDocument();
+    expect(within(booking).getByRole("link", { name: /^Record visit/ })).toBeInTheDocument();
+
+    // Done out of its window: its days and its deviation, nothing left to record.
+    const outside = await rowOf("Varga István");
+    expect(within(outside).getByText("Out of window")).toBeInTheDocument();
+    expect(within(outside).getByText("+2 days")).toBeInTheDocument();
+    expect(
+      within(outside).getByRole("link", { name: "Deviation of Week 8 of Varga István" }),
+    ).toHaveAttribute("href", "/protocol-deviations/dev-8");
+    expect(within(outside).queryByRole("link", { name: /^Record visit/ })).not.toBeInTheDocument();
+
+    const gone = await rowOf("Szabó Ildikó");
+    expect(within(gone).getByText("Missed")).toBeInTheDocument();
+    expect(within(gone).getByRole("link", { name: "Deviation of Week 10 of Szabó Ildikó" })).toHaveAttribute(
+      "href",
+      "/protocol-deviations/dev-9",
+    );
   });
 
   it("asks for a site first", async () => {

@@ -1,5 +1,7 @@
 import {
+  bookingPassedText,
   countText,
+  daysOutsideText,
   type SiteOption,
   shortDate,
   type WorklistData,
@@ -7,6 +9,7 @@ import {
   type WorklistState,
   windowText,
   worklistHorizonDays,
+  worklistStateLabel,
   worklistStates,
 } from "@trialdesk/domain";
 import { useMemo } from "react";
@@ -16,15 +19,19 @@ import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { NoSiteChosen } from "../../screens/site-scoped";
 import { VisitStateBadge, visitStateColors } from "./visit-state";
 
-/** The filter chips of the worklist (issue 12), in this order; unscheduled rows have no chip. */
-export const worklistChips: { state: WorklistState; label: string }[] = [
-  { state: "due", label: "Due" },
-  { state: "overdue", label: "Overdue" },
-  { state: "booked", label: "Booked" },
+/**
+ * The filter chips of the worklist (issues 12, 43), in the engine's order: what can still be done,
+ * then Missed and Deviations open, which the default view (no chip) leaves out.
+ */
+export const worklistChips: { state: WorklistState; label: string }[] = worklistStates.map((state) => ({
+  state,
   // The worklist holds only visits whose window opens within the horizon.
-  { state: "upcoming", label: `Upcoming (next ${worklistHorizonDays} days)` },
-  { state: "out-of-window", label: "Out of window" },
-];
+  label: state === "upcoming" ? `Upcoming (next ${worklistHorizonDays} days)` : worklistStateLabel(state),
+}));
+
+/** A chip's count in its state's colour; "Deviations open" in that of a visit out of its window. */
+const chipColor = (state: WorklistState) =>
+  visitStateColors[state === "deviations-open" ? "out-of-window" : state];
 
 /** The chosen states from the URL's `state=due,overdue`; unknown words are dropped. */
 export function chosenStates(param: string | null): WorklistState[] {
@@ -35,12 +42,10 @@ export function chosenStates(param: string | null): WorklistState[] {
 const dateText = (iso: string | null) => (iso ? shortDate(iso) : "—");
 
 /**
- * Where Record visit leads: the recorded visit's editor when the row has one (a booking), else a new
- * visit with patient, study and visit chosen. `returnTo` brings the user back to this worklist page.
+ * Where Record visit leads: always a new record with patient, study and visit chosen, never one of its
+ * earlier records (issue 43: a booking keeps what happened). `returnTo` brings the user back here.
  */
 export function recordVisitRoute(row: WorklistRow, returnTo: string): string {
-  const back = new URLSearchParams({ returnTo });
-  if (row.patientVisitUuid) return `/patient-visits/${row.patientVisitUuid}/edit?${back}`;
   const params = new URLSearchParams({
     patientId: String(row.patientId),
     studyId: String(row.studyId),
@@ -78,7 +83,7 @@ function StateChips({
           >
             {label}{" "}
             <span
-              className={`min-w-6 rounded-full px-1.5 text-center text-xs tabular-nums ${on ? "bg-white text-blue-900" : visitStateColors[state]}`}
+              className={`min-w-6 rounded-full px-1.5 text-center text-xs tabular-nums ${on ? "bg-white text-blue-900" : chipColor(state)}`}
             >
               {counts?.[state] === undefined ? "…" : countText(counts[state])}
             </span>
@@ -132,17 +137,20 @@ const listOf = (
       format: (row) => dateText(row.expectedDate),
       className: "whitespace-nowrap",
     },
-    { key: "state", title: "State", format: (row) => <VisitStateBadge state={row.state} /> },
+    { key: "state", title: "State", format: (row) => <StateCell row={row} /> },
     {
       key: "visitDate",
       title: "Booked for",
       format: (row) =>
-        row.state === "booked" && row.visitDate ? (
-          // The note may wrap: kept on one line it widened the table past a 1280 px screen.
+        (row.state === "booked" || row.bookingPassed) && row.visitDate ? (
+          // The notes may wrap: kept on one line they widened the table past a 1280 px screen.
           <span className="flex flex-col">
             <span className="whitespace-nowrap">{dateText(row.visitDate)}</span>
             {row.bookedOutsideWindow && (
               <span className="text-xs font-medium text-amber-800">Outside the planned window</span>
+            )}
+            {row.bookingPassed && (
+              <span className="text-xs font-medium text-amber-800">{bookingPassedText}</span>
             )}
           </span>
         ) : (
@@ -150,16 +158,45 @@ const listOf = (
         ),
     },
   ],
-  rowActions: (row) => (
-    <Link
-      to={recordVisitRoute(row, returnTo)}
-      aria-label={`Record visit ${row.visitName} of ${row.patientName}`}
-      className="rounded-md border border-gray-300 px-2 py-1 text-xs font-medium text-blue-800 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-blue-600"
-    >
-      Record visit
-    </Link>
-  ),
+  // A visit completed out of its window is done: what is left is its deviation's paperwork.
+  rowActions: (row) =>
+    row.state === "out-of-window" ? null : (
+      <Link
+        to={recordVisitRoute(row, returnTo)}
+        aria-label={`Record visit ${row.visitName} of ${row.patientName}`}
+        className="rounded-md border border-gray-300 px-2 py-1 text-xs font-medium text-blue-800 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-blue-600"
+      >
+        Record visit
+      </Link>
+    ),
 });
+
+/**
+ * The row's state; a visit missed or completed out of its window also says how many days, and leads to
+ * its deviation (else to the patient's deviations: the list searched by the patient's barcode).
+ */
+function StateCell({ row }: { row: WorklistRow }) {
+  const days = daysOutsideText(row.daysOutside);
+  return (
+    <span className="flex flex-col items-start gap-0.5">
+      <VisitStateBadge state={row.state} />
+      {days && <span className="text-xs whitespace-nowrap text-gray-700">{days}</span>}
+      {(row.deviationUuid || row.deviationStatus) && (
+        <Link
+          to={
+            row.deviationUuid
+              ? `/protocol-deviations/${row.deviationUuid}`
+              : `/protocol-deviations?${new URLSearchParams({ searchTerm: row.barcode })}`
+          }
+          aria-label={`Deviation of ${row.visitName} of ${row.patientName}`}
+          className="text-xs font-medium whitespace-nowrap text-blue-800 underline-offset-2 hover:underline"
+        >
+          Deviation
+        </Link>
+      )}
+    </span>
+  );
+}
 
 /**
  * A window may break after its dash and nowhere else, so that the worklist fits a 1280 px screen
