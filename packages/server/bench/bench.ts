@@ -294,16 +294,22 @@ async function runSize(size: BenchSize) {
     // range of the worklist index, as the server's do.
     const widest = `(select coalesce(max(allowed_days_before + allowed_days_after), 0) from studyplan_schedule_entries)`;
     const horizon = `'${asOfDay}'::date + ${worklistHorizonDays}`;
-    // Booked and out-of-window rows are listed when their window opens by the horizon.
+    // Booked rows are listed when their window opens by the horizon; a booking whose day has passed
+    // counts as not done (issue 43), as an open row does.
     const opensByHorizon = `(window_start is null or window_start <= ${horizon})`;
+    const passed = `(kind = 'booked' and visit_date < '${asOfDay}' and window_start is not null)`;
+    const notDone = `(kind = 'open' or ${passed})`;
+    const openDeviation = `exists(select 1 from protocol_deviations d where d.study_patient_id = visit_schedule.study_patient_id
+      and d.visit_id = visit_schedule.visit_id and d.source = 'AUTOMATIC' and d.status = 'OPEN')`;
     const stateRows: Record<string, string> = {
-      overdue: `kind = 'open' and window_end < '${asOfDay}'`,
-      due: `kind = 'open' and window_start <= '${asOfDay}' and window_end between '${asOfDay}' and '${asOfDay}'::date + ${widest}`,
-      upcoming: `kind = 'open' and window_start > '${asOfDay}' and window_start <= ${horizon}
+      overdue: `${notDone} and window_end < '${asOfDay}'`,
+      due: `${notDone} and window_start <= '${asOfDay}' and window_end between '${asOfDay}' and '${asOfDay}'::date + ${widest}`,
+      upcoming: `${notDone} and window_start > '${asOfDay}' and window_start <= ${horizon}
         and window_end > '${asOfDay}' and window_end <= ${horizon} + ${widest}`,
-      booked: `kind = 'booked' and ${opensByHorizon}`,
-      "out-of-window": `kind = 'out-of-window' and ${opensByHorizon}`,
+      booked: `kind = 'booked' and not ${passed} and ${opensByHorizon}`,
       unscheduled: "kind = 'unscheduled'",
+      missed: "kind = 'missed'",
+      "deviations-open": `kind in ('missed', 'out-of-window') and ${openDeviation}`,
     };
     /** The answer's counts per state, each exact up to the lists' bound, within `where`. */
     const countsSql = (where: string) =>
@@ -322,13 +328,17 @@ async function runSize(size: BenchSize) {
     ) => `select vs.study_patient_id || '-' || vs.visit_id as "rowId", p.id, p.uuid,
         p.barcode, p.last_name || ' ' || p.first_name as name, sp.screen_nr, s.id, s.uuid, s.working_name, v.id,
         v.name, v.visit_type_id, vs.expected_date::text, vs.window_start::text, vs.window_end::text, w.kind,
-        vs.booked_outside_window, pv.id, pv.uuid, vs.visit_date::text, vs.visit_status
+        vs.booked_outside_window, pv.id, pv.uuid, vs.visit_date::text, vs.visit_status,
+        vs.kind = 'booked' and vs.visit_date < '${asOfDay}' as booking_passed, d.uuid, d.status, d.days_outside
       from (${page}) w join visit_schedule vs on vs.id = w.id join patients p on p.id = vs.patient_id
       join study_patients sp on sp.id = vs.study_patient_id join studies s on s.id = vs.study_id
       join visits v on v.id = vs.visit_id left join patient_visits pv on pv.id = vs.patient_visit_id
+      left join lateral (select d.uuid, d.status, d.days_outside from protocol_deviations d
+        where d.study_patient_id = vs.study_patient_id and d.visit_id = vs.visit_id and d.source = 'AUTOMATIC'
+        order by (d.status = 'OPEN') desc, d.id desc limit 1) d on true
       order by w.window_end nulls last, w.id`;
     const worklistSql = [
-      rowsSql(`select id, window_end, kind from (${["open", "booked", "out-of-window", "unscheduled"].map(kindRows).join(" union all ")}) w
+      rowsSql(`select id, window_end, kind from (${["open", "booked", "unscheduled"].map(kindRows).join(" union all ")}) w
         order by window_end nulls last, id limit ${pageSize}`),
       countsSql("true"),
     ];

@@ -36,13 +36,17 @@ export type Fixtures = {
   /** Where the patients the bench creates go: another site, so that the site's lists stay as measured. */
   createSiteId: number;
   /**
-   * Assigned patient, study and visit combinations not recorded yet: one per created visit, in turn over
-   * 5,000 patients, so that simultaneous saves are for different patients as at a site's desks (saves
-   * for one patient's study wait for each other: the server locks the assignment to keep its windows).
+   * Each assignment's next visit, dated in its window: one per created visit, in turn over 2,500
+   * patients, so that simultaneous saves are for different patients as at a site's desks (saves for one
+   * patient's study wait for each other: the server locks the assignment to keep its windows). A later
+   * turn records the visit again (a visit may have several records).
    */
-  freeVisits: { patientId: number; studyId: number; visitId: number }[];
+  freeVisits: { patientId: number; studyId: number; visitId: number; visitDate: string }[];
   /** The next unused one, shared by the SQL and the HTTP runs. */
   nextFreeVisit: number;
+  /** Others, dated 5 days after their window's end: each save writes a protocol deviation (issue 43). */
+  lateVisits: Fixtures["freeVisits"];
+  nextLateVisit: number;
 };
 
 export async function readFixtures(raw: Raw): Promise<Fixtures> {
@@ -59,17 +63,24 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
     "select s.id, s.uuid from bench_studies b join studies s on s.id = b.id where b.n = 1",
   );
   const [createSite] = await raw.query("select id from sites where id <> $1 order by id limit 1", [site.id]);
-  const freeVisits = (await raw.query(
-    `select sp.patient_id as "patientId", sp.study_id as "studyId", v.id as "visitId"
-     from study_patients sp join visits v on v.study_id = sp.study_id
-     where sp.patient_id in (select id from patients where recorder_site_id = $1 order by id limit 5000)
-       and sp.study_id <> $2
-       and not exists (select 1 from patient_visits pv
-         where pv.patient_id = sp.patient_id and pv.study_id = sp.study_id and pv.visit_id = v.id)
-     order by v.id, sp.patient_id
-     limit 60000`,
-    [site.id, study.id],
-  )) as Fixtures["freeVisits"];
+  // Each assignment's next visit, not recorded yet (recorded visits are each assignment's first ones),
+  // with its expected day: saved on it, a visit is in its window; 5 days after it, out of it.
+  const nextVisits = (late: boolean) =>
+    raw.query(
+      `select sp.patient_id as "patientId", sp.study_id as "studyId", v.id as "visitId",
+         (sp.start_date + 14 * (v.k - 1) + ${late ? 5 : 0})::text as "visitDate"
+       from study_patients sp
+       join lateral (select v.id, row_number() over (order by v.id)::int as k from visits v
+         where v.study_id = sp.study_id) v on true
+       where sp.patient_id in (select id from patients where recorder_site_id = $1 order by id limit 5000)
+         and sp.study_id <> $2 and sp.start_date + 14 * (v.k - 1) + 5 <= current_date
+         and v.k = 1 + (select count(*) from patient_visits pv
+           where pv.patient_id = sp.patient_id and pv.study_id = sp.study_id)
+         and sp.patient_id % 2 = ${late ? 1 : 0}
+       order by sp.patient_id`,
+      [site.id, study.id],
+    ) as Promise<Fixtures["freeVisits"]>;
+  const [freeVisits, lateVisits] = await Promise.all([nextVisits(false), nextVisits(true)]);
   return {
     siteId: site.id as number,
     siteCode: site.code as string,
@@ -82,6 +93,8 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
     createSiteId: createSite.id as number,
     freeVisits,
     nextFreeVisit: 0,
+    lateVisits,
+    nextLateVisit: 0,
   };
 }
 
@@ -197,6 +210,92 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
   });
   let signIns = 0;
   const nextVisit = () => f.freeVisits[f.nextFreeVisit++ % f.freeVisits.length];
+  const nextLateVisit = () => f.lateVisits[f.nextLateVisit++ % f.lateVisits.length];
+  /**
+   * A visit saved through the form, and by hand: the record, its audit row, the assignment's stored
+   * window of that visit (the server rebuilds the assignment's windows and writes the rows that
+   * changed: here one) and, for a late visit, its protocol deviation with its audit row.
+   */
+  const visitSave = (name: string, next: () => Fixtures["freeVisits"][number], late: boolean): Case => ({
+    name,
+    http: {
+      method: "POST",
+      path: "/api/patient-visits",
+      headers: write,
+      body: () => {
+        const { visitDate, ...refs } = next();
+        return patientVisitInput(refs, { visitDate });
+      },
+    },
+    raw: (raw) =>
+      raw.transaction(async (query) => {
+        const { visitDate, ...refs } = next();
+        const input = patientVisitInput(refs, { visitDate });
+        const [visit] = await query(
+          `insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time, visit_status,
+             visit_result) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+          [
+            input.uuid,
+            input.patientId,
+            input.studyId,
+            input.visitId,
+            input.visitDate,
+            input.visitTime,
+            input.visitStatus,
+            input.visitResult,
+          ],
+        );
+        await query(
+          `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
+           values ($1, 'patient-visits', $2, 'create', $3, $4)`,
+          [newUuid(), input.uuid, JSON.stringify(visit), f.siteId],
+        );
+        const [stored] = await query(
+          `update visit_schedule set patient_visit_id = $1, visit_date = $2, visit_status = $3::varchar,
+             kind = case when $3::varchar in ('COMPLETED', 'ARRIVED') then $7 else 'booked' end
+           where study_patient_id = (select id from study_patients where patient_id = $4 and study_id = $5
+             order by active desc, id desc limit 1) and visit_id = $6
+           returning study_patient_id, window_end`,
+          [
+            visit.id,
+            input.visitDate,
+            input.visitStatus,
+            input.patientId,
+            input.studyId,
+            input.visitId,
+            late ? "out-of-window" : "done",
+          ],
+        );
+        if (!late) return;
+        const uuid = newUuid("protocol-deviations");
+        const [deviation] = await query(
+          `insert into protocol_deviations (uuid, site_id, patient_id, study_id, study_patient_id, visit_id,
+             patient_visit_id, kind, source, detected_on, days_outside, description)
+           values ($1, $2, $3, $4, $5, $6, $7, 'OUT_OF_WINDOW', 'AUTOMATIC', current_date, $8::date - $9::date, $10)
+           on conflict (study_patient_id, visit_id, kind) where source = 'AUTOMATIC' do nothing
+           returning *`,
+          [
+            uuid,
+            f.siteId,
+            input.patientId,
+            input.studyId,
+            stored?.study_patient_id,
+            input.visitId,
+            visit.id,
+            input.visitDate,
+            stored?.window_end,
+            "Visit completed 2 days after its window closed.",
+          ],
+        );
+        // A visit saved again (the bench's turns come round) keeps its one deviation.
+        if (!deviation) return;
+        await query(
+          `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
+           values ($1, 'protocol-deviations', $2, 'create', $3, $4)`,
+          [newUuid(), uuid, JSON.stringify(deviation), f.siteId],
+        );
+      }),
+  });
   return [
     {
       name: "patients list, page 1",
@@ -393,46 +492,32 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
           );
         }),
     },
+    visitSave("create a patient visit", nextVisit, false),
+    visitSave("create a patient visit out of its window (a deviation)", nextLateVisit, true),
     {
-      name: "create a patient visit",
+      name: "deviations of the site, newest first",
       http: {
-        method: "POST",
-        path: "/api/patient-visits",
-        headers: write,
-        body: () => patientVisitInput(nextVisit()),
+        method: "GET",
+        path: `/api/protocol-deviations?${site}&pagesize=${pageSize}`,
+        headers: auth,
       },
-      raw: (raw) =>
-        raw.transaction(async (query) => {
-          const input = patientVisitInput(nextVisit());
-          const [visit] = await query(
-            `insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time, visit_status,
-               visit_result) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-            [
-              input.uuid,
-              input.patientId,
-              input.studyId,
-              input.visitId,
-              input.visitDate,
-              input.visitTime,
-              input.visitStatus,
-              input.visitResult,
-            ],
-          );
-          await query(
-            `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
-             values ($1, 'patient-visits', $2, 'create', $3, $4)`,
-            [newUuid(), input.uuid, JSON.stringify(visit), f.siteId],
-          );
-          // The assignment's stored window for that visit takes the recorded visit (the server
-          // rebuilds the assignment's windows and writes the rows that changed: here one).
-          await query(
-            `update visit_schedule set patient_visit_id = $1, visit_date = $2, visit_status = $3::varchar,
-               kind = case when $3::varchar in ('COMPLETED', 'ARRIVED') then 'done' else 'booked' end
-             where study_patient_id = (select id from study_patients where patient_id = $4 and study_id = $5
-               order by active desc, id desc limit 1) and visit_id = $6`,
-            [visit.id, input.visitDate, input.visitStatus, input.patientId, input.studyId, input.visitId],
-          );
-        }),
+      raw: (raw) => {
+        const where = "patient_id in (select id from patients where recorder_site_id = $1)";
+        return Promise.all([
+          raw.query(
+            `select d.id, d.uuid, d.patient_id, p.barcode, p.last_name || ' ' || p.first_name as patient_name,
+               d.study_id, s.working_name, d.visit_id, v.name, d.patient_visit_id, d.kind, d.source, d.days_outside,
+               d.detected_on, d.severity, d.status, d.no_longer_applies
+             from (select id from protocol_deviations where ${where}
+               order by detected_on desc, id desc limit ${pageSize}) page
+             join protocol_deviations d on d.id = page.id join patients p on p.id = d.patient_id
+             join studies s on s.id = d.study_id left join visits v on v.id = d.visit_id
+             order by d.detected_on desc, d.id desc`,
+            [f.siteId],
+          ),
+          raw.query(boundedCount(`from protocol_deviations where ${where}`), [f.siteId]),
+        ]);
+      },
     },
     {
       name: "sign-in",

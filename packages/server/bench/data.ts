@@ -28,7 +28,9 @@ const textArray = (values: string[]) => `array[${values.map((v) => `'${v.replace
  * table, so 1,000,000 visits take seconds, not an hour of API calls): 25 studies × 40 visits with a
  * plan each; the patients, half at the first site (BUD), each with an address and a phone; one
  * assignment per patient, 2,000 of them in the first bench study (the visit summary's); the visits,
- * all 40 for that study's patients and the rest spread over the other assignments.
+ * all 40 for that study's patients and the rest spread over the other assignments. The plans place
+ * visit k on day 14 × (k − 1) ± 3, and the visits keep to them but for one in twenty after the first,
+ * done 5 days late: out of its window, each with its automatic protocol deviation (issue 43).
  */
 export async function buildBenchData(exec: Exec, size: BenchSize, log: (line: string) => void) {
   const run = async (label: string, statement: string) => {
@@ -67,7 +69,7 @@ export async function buildBenchData(exec: Exec, size: BenchSize, log: (line: st
      insert into studyplans (uuid, study_id) select 'stp-' || gen_random_uuid(), id from bench_studies;
      insert into studyplan_schedule_entries (studyplan_id, from_visit_id, to_visit_id, days_from_start,
        allowed_days_before, allowed_days_after, sequence)
-     select p.id, v.id, nxt.id, case when nxt.id is null then 0 else 14 end,
+     select p.id, v.id, nxt.id, case when nxt.id is null then 0 else 14 * v.k end,
        case when nxt.id is null then 0 else 3 end, case when nxt.id is null then 0 else 3 end, v.k
      from bench_visits v join studyplans p on p.study_id = v.study_id
      left join bench_visits nxt on nxt.study_id = v.study_id and nxt.k = v.k + 1;`,
@@ -127,7 +129,9 @@ export async function buildBenchData(exec: Exec, size: BenchSize, log: (line: st
     `${size.patientVisits.toLocaleString("en-US")} patient visits`,
     `insert into patient_visits (uuid, patient_id, study_id, visit_id, visit_date, visit_time, visit_status,
        visit_result)
-     select 'pv-' || gen_random_uuid(), a.patient_id, s.id, v.id, a.start_date + 14 * (v.k - 1),
+     select 'pv-' || gen_random_uuid(), a.patient_id, s.id, v.id,
+       a.start_date + 14 * (v.k - 1) + case when v.k > 1 and (a.patient_id + v.k) % 20 = 0
+         and a.start_date + 14 * (v.k - 1) + 5 <= current_date then 5 else 0 end,
        time '08:00' + (v.k * 17 % 600) * interval '1 minute',
        case when a.start_date + 14 * (v.k - 1) <= current_date then 'COMPLETED' else 'BOOKED' end,
        case when a.start_date + 14 * (v.k - 1) <= current_date then 'OK' end

@@ -219,12 +219,16 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
     );
     const patient = await createPatient(db, (await twoSites(t)).siteA.id);
     await createStudyPatient(db, { patientId: patient.id, studyId: study.id }, { startDate: "2026-01-05" });
-    for (const visitId of visitIds) {
+    // Each in its window (day 0, then day 7 ± 1 from it): no save writes a deviation.
+    for (const [index, visitId] of visitIds.entries()) {
       const saved = await t.request({
         method: "POST",
         url: "/api/patient-visits",
         session: admin,
-        payload: patientVisitInput({ patientId: patient.id, studyId: study.id, visitId }),
+        payload: patientVisitInput(
+          { patientId: patient.id, studyId: study.id, visitId },
+          { visitDate: index === 0 ? "2026-01-05" : "2026-01-12" },
+        ),
       });
       expect(saved.status).toBe(201);
     }

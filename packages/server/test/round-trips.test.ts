@@ -242,7 +242,11 @@ describe.skipIf(!adminUrl)("a transaction's BEGIN and COMMIT ride with its state
         method: "POST",
         url: "/api/patient-visits",
         session: admin,
-        payload: patientVisitInput({ patientId: patient.id, studyId: study.id, visitId }),
+        // In its window (day 0, then day 7 ± 1 from it): the save writes no deviation.
+        payload: patientVisitInput(
+          { patientId: patient.id, studyId: study.id, visitId },
+          { visitDate: visitId === visitIds[0] ? "2026-01-05" : "2026-01-12" },
+        ),
       });
     expect((await save(visitIds[0])).status).toBe(201);
     let saved: Awaited<ReturnType<typeof save>> | undefined;
