@@ -190,6 +190,40 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
     }
   });
 
+  it("refuses a create with a deleted record's uuid, so its history never opens to another site (issue 46)", async () => {
+    // A deleted patient of site A, whose history holds its values.
+    const uuid = await post("patients", patientInput(siteA.id));
+    await remove("patients", uuid);
+    const [b] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select site_id as id from user_sites where user_id = ${sessions.staffB.userId}`,
+    );
+    const again = await t.request({
+      method: "POST",
+      url: "/api/patients",
+      session: sessions.staffB,
+      payload: { ...patientInput(b?.id as number), uuid },
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.header.fieldErrors).toEqual([
+      { field: "uuid", message: "This uuid belonged to another record: a new record needs a new uuid" },
+    ]);
+    expect(await outcome("staffB", "patients", uuid)).toBe("none");
+    // Nothing of the refused create was kept; a fresh uuid works.
+    const [kept] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from patients where uuid = ${uuid}`,
+    );
+    expect(kept?.n).toBe(0);
+    const fresh = await t.request({
+      method: "POST",
+      url: "/api/patients",
+      session: sessions.staffB,
+      payload: patientInput(b?.id as number),
+    });
+    expect(fresh.status).toBe(201);
+  });
+
   it("keeps the site of a patient written outside the API (no earlier history) when it is deleted", async () => {
     const patient = await createPatient(t.database.db, siteA.id);
     await remove("patients", patient.uuid);

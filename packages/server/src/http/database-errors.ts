@@ -34,6 +34,9 @@ export function tableLabel(table: string): string {
 
 export type UniqueOverride = { field: string; message: string };
 
+/** A create with the uuid of a record that existed once (and was deleted). */
+export const uuidUsedBeforeMessage = "This uuid belonged to another record: a new record needs a new uuid";
+
 /**
  * Maps a database refusal to the answer the caller can act on (DESIGN §3): a unique clash or a
  * missing reference → 400 on the field; still referenced on delete → 409 naming what refers to it.
@@ -48,6 +51,9 @@ export function databaseError(
   const constraint = pg.constraint ?? "";
   switch (pg.code) {
     case "23505": {
+      // The audit trail's trigger: the uuid belonged to a record that was deleted (0018_audit_uuid_once).
+      if (constraint === "audit_events_uuid_unique")
+        return new AppError(400, invalidFieldData, [{ field: "uuid", message: uuidUsedBeforeMessage }]);
       const override = options.unique?.[constraint];
       if (override) return new AppError(400, invalidFieldData, [override]);
       const rest =
