@@ -72,6 +72,17 @@ function trustProxyOf(raw: string | null): Config["trustProxy"] {
 /** memory:// is PGlite's in-memory database, not a folder; path.resolve would turn it into "./memory:". */
 const dataDirOf = (value: string) => (value.startsWith("memory://") ? value : path.resolve(value));
 
+/**
+ * A given TOKEN_SECRET signs every access token: one shorter than 32 bytes (HS256's key size) can be
+ * guessed, so the server refuses to start with it (issue 46) rather than run weakly.
+ */
+export const minimumTokenSecretBytes = 32;
+function tokenSecretOf(value: string | null): string | null {
+  if (value !== null && Buffer.byteLength(value, "utf8") < minimumTokenSecretBytes)
+    throw new Error(`TOKEN_SECRET must be at least ${minimumTokenSecretBytes} bytes long`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seed = str(env, "SEED") ?? "auto";
   if (seed !== "auto" && seed !== "always" && seed !== "never")
@@ -83,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: str(env, "HOST") ?? (databaseUrl ? "0.0.0.0" : "127.0.0.1"),
     databaseUrl,
     dataDir: dataDirOf(str(env, "DATA_DIR") ?? "./data"),
-    tokenSecret: str(env, "TOKEN_SECRET"),
+    tokenSecret: tokenSecretOf(str(env, "TOKEN_SECRET")),
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL_SECONDS", 900, 1),
     refreshTokenTtlDays: int(env, "REFRESH_TOKEN_TTL_DAYS", 14, 1),
     defaultPageSize: int(env, "DEFAULT_PAGE_SIZE", 20, 1),

@@ -28,17 +28,25 @@ const patientColumns = [
 ];
 
 /** Splits a CSV body whose cells hold no quotes, commas or line breaks. */
+/** The cells of each line, a quoted cell's quotes taken off (the exports' cells hold no line break). */
 const plainRows = (text: string) =>
   text
     .replace(/^\uFEFF/, "")
     .split("\r\n")
     .filter(Boolean)
-    .map((line) => line.split(","));
+    .map((line) =>
+      (line.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? [])
+        .filter((cell, i, all) => cell !== "" || i < all.length - 1)
+        .map((cell) => cell.replace(/,$/, ""))
+        .map((cell) => (cell.startsWith('"') ? cell.slice(1, -1).replace(/""/g, '"') : cell)),
+    );
 
 describe("CSV cells", () => {
   it("quotes commas, quotes and line breaks (RFC 4180) and keeps other text as it is", () => {
     expect(csvCell("Kiss Anna")).toBe("Kiss Anna");
     expect(csvCell("Smith, John")).toBe('"Smith, John"');
+    // Excel in Hungarian, Austrian or Polish settings splits on semicolons (issue 46).
+    expect(csvCell("Kiss; Anna")).toBe('"Kiss; Anna"');
     expect(csvCell('the "big" one')).toBe('"the ""big"" one"');
     expect(csvCell("two\nlines")).toBe('"two\nlines"');
     expect(csvCell("Árvíztűrő tükörfúrógép")).toBe("Árvíztűrő tükörfúrógép");

@@ -14,6 +14,15 @@ describe("safer defaults", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://db/trialdesk" }).host).toBe("0.0.0.0");
     expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
   });
+
+  it("refuses to start with a TOKEN_SECRET shorter than 32 bytes (issue 46)", () => {
+    expect(() => loadConfig({ TOKEN_SECRET: "secret" })).toThrow(
+      "TOKEN_SECRET must be at least 32 bytes long",
+    );
+    expect(() => loadConfig({ TOKEN_SECRET: "x".repeat(31) })).toThrow(/at least 32 bytes/);
+    expect(loadConfig({ TOKEN_SECRET: "x".repeat(32) }).tokenSecret).toBe("x".repeat(32));
+    expect(loadConfig({}).tokenSecret).toBeNull();
+  });
 });
 
 describe.runIf(databaseKinds.includes("postgres"))("start-up of several servers on PostgreSQL", () => {

@@ -17,11 +17,12 @@ const maxColumns = 50;
 /**
  * One cell. Text a spreadsheet would run as a formula (= + - @, or a tab or CR that some programs
  * skip before one) gets a leading apostrophe, so "=HYPERLINK(…)" typed into a name stays text
- * (docs/decisions.md, CSV exports). Cells holding a comma, quote, CR or LF are quoted, quotes doubled (RFC 4180).
+ * (docs/decisions.md, CSV exports). Cells holding a comma, quote, CR or LF are quoted, quotes doubled
+ * (RFC 4180); a semicolon too, the separator Hungarian, Austrian and Polish Excel read (issue 46).
  */
 export function csvCell(text: string): string {
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export const csvLine = (cells: string[]) => `${cells.map(csvCell).join(",")}\r\n`;
