@@ -48,7 +48,12 @@ export const countryCode = () =>
     .nullish();
 
 /** A typed password (users, monitors): sent only when set or changed, never returned. */
-export const passwordField = () => z.string({ error: "Must be text" }).max(passwordInputMaxLength).nullish();
+export const passwordField = () =>
+  z
+    .string({ error: "Must be text" })
+    // Its own words: the schema's error otherwise answers "Must be text" for a long one (issue 46).
+    .max(passwordInputMaxLength, `Must be at most ${passwordInputMaxLength} characters`)
+    .nullish();
 
 const viewText = () => z.string().nullish();
 

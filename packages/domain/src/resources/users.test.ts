@@ -53,4 +53,13 @@ describe("users", () => {
     expect(userSchema.safeParse(loaded).success).toBe(true);
     expect(userSchema.safeParse({ ...loaded, passwordHash: "x" }).success).toBe(false);
   });
+
+  it("says a password over 50 characters is too long, not that it is not text (issue 46)", () => {
+    const long = userSchema.safeParse({ ...filled, password: "x".repeat(51), password2: "x".repeat(51) });
+    expect(long.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["password", "Must be at most 50 characters"],
+      ["password2", "Must be at most 50 characters"],
+    ]);
+    expect(userSchema.safeParse({ ...filled, password: 5 }).error?.issues[0]?.message).toBe("Must be text");
+  });
 });
