@@ -145,6 +145,38 @@ for (const popup of popups) {
   });
 }
 
+test("the deviations list, its filters, a deviation's detail and form, and a missed visit's form (issue 43)", async ({
+  page,
+}) => {
+  // Five scans of full screens on 2 busy cores, as the worklist's test above.
+  test.slow();
+  await signIn(page, "/protocol-deviations", staff);
+  await chooseSite(page, "BUD");
+  const view = page.getByRole("table", { name: "Deviations" }).getByRole("link", { name: /^View / });
+  await expect(view.first()).toBeVisible();
+  await expectAccessible(page, "/protocol-deviations");
+  await optionsOf("Status")(page);
+  await expectAccessible(page, "the deviations list's open status filter");
+  await page.keyboard.press("Escape");
+
+  await view.first().click();
+  await expect(page.getByRole("heading", { name: "History" })).toBeVisible();
+  await expectAccessible(page, "a deviation's detail with its history");
+  await page.getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByRole("note")).toContainText("Trialdesk recorded this deviation");
+  await expectAccessible(page, "an automatic deviation's form");
+
+  // A missed visit's form: its earlier record (the demo's no-show) and its deviation under the fields.
+  await page.goto("/worklist?state=missed&searchTerm=Varga");
+  await page
+    .getByRole("table", { name: "Worklist" })
+    .getByRole("link", { name: /^Record visit Screening/ })
+    .click();
+  await expect(page.getByRole("table", { name: "Earlier records of this visit" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Deviations of this visit" })).toBeVisible();
+  await expectAccessible(page, "the patient-visit form with a visit's records and deviations");
+});
+
 test("toasts, the narrow-screen menu and a public detail page signed out", async ({ page, browser }) => {
   await signIn(page, "/therapy-categories/create");
   await page.getByLabel("Name").fill(`Axe ${unique()}`);

@@ -23,7 +23,7 @@ test("the home tile New visit opens the visit editor, which needs a site", async
   await expect(page.getByRole("checkbox", { name: "Only assigned patients" })).toBeChecked();
 });
 
-test("record a visit through the dependent selectors, reopen it from the list, and find it again in a new form", async ({
+test("record a visit through the dependent selectors, reopen it from the list, and record it again beside its earlier record", async ({
   page,
 }) => {
   const lastName = `Látogató${unique()}`;
@@ -84,7 +84,8 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(select(page, "Visit result")).toContainText("OK");
   await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
 
-  // A new form: choosing the same visit loads the recorded data; another visit clears it.
+  // A new form: choosing the recorded visit loads none of its data (issue 43: Save records another
+  // record of it); the visit's earlier records are listed below instead.
   await page.goto("/patient-visits/create");
   await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
   await choose(page, "Patient", new RegExp(`^${lastName} Bence`), lastName);
@@ -92,25 +93,89 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await select(page, "Visit").click();
   await expect(page.getByRole("option", { name: /^Week 2(?!\d)/ })).toContainText("2026-01-15 · Completed");
   await page.getByRole("option", { name: /^Week 2(?!\d)/ }).click();
-  await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
-  await expect(select(page, "Visit status")).toContainText("Completed");
-  await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
-  // The title says what Save will do: update the recorded visit (issue 15, bug 15) …
-  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
-  await choose(page, "Visit", /^Week 4(?!\d)/);
-  // … or record a new one.
   await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
   await expect(page.getByLabel("Visit date")).toHaveValue("");
   await expect(select(page, "Visit status")).toContainText("Please select ...");
   await expect(page.getByLabel("Notes")).toHaveValue("");
-  // Back to the recorded visit and save a change: it updates the same record.
+  const earlier = page.getByRole("table", { name: "Earlier records of this visit" });
+  const earlierRows = earlier.getByRole("row").filter({ has: page.getByRole("cell") });
+  await expect(earlierRows).toHaveCount(1);
+  await expect(earlierRows).toContainText("2026-01-15 10:30");
+  await expect(earlierRows).toContainText("Completed");
+  await expect(earlierRows).toContainText("ECG normal");
+  // Another visit has no records to list.
+  await choose(page, "Visit", /^Week 4(?!\d)/);
+  await expect(earlier).toHaveCount(0);
   await choose(page, "Visit", /^Week 2(?!\d)/);
+  await expect(earlierRows).toHaveCount(1);
+
+  // A second completed record of a completed visit: Save asks first, No keeps the form as it is …
+  await page.getByLabel("Visit date").fill("2026-01-16");
+  await choose(page, "Visit status", "Completed");
+  await page.getByLabel("Notes").fill("ECG repeated");
+  await page.getByRole("button", { name: "Save" }).click();
+  const question = page.getByRole("dialog", { name: "Visit already completed" });
+  await expect(question).toContainText("This visit already has a completed record. Record another one?");
+  await question.getByRole("button", { name: "No", exact: true }).click();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
+  await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-16");
+  // … and Yes records it beside the first.
+  await page.getByRole("button", { name: "Save" }).click();
+  await question.getByRole("button", { name: "Yes, record another" }).click();
+  await expect(page.getByText("Patient visit created")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
+  await expect(earlierRows).toHaveCount(1);
+  await expect(earlierRows).toContainText("2026-01-15 10:30");
+
+  // Both records are in the list; editing one from there edits that one.
+  await page.goto("/patient-visits");
+  await page.getByRole("searchbox").fill(lastName);
+  const rows = page.getByRole("row").filter({ hasText: lastName });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: "2026-01-16" })).toContainText("Completed");
+  await rows.filter({ hasText: "2026-01-15" }).getByRole("link", { name: /Edit/ }).click();
+  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
+  await expect(page.getByLabel("Visit date")).toHaveValue("2026-01-15");
+  await expect(page.getByLabel("Notes")).toHaveValue("ECG normal");
+  // The record open in the form is not among the earlier ones; the other is.
+  await expect(earlierRows).toHaveCount(1);
+  await expect(earlierRows).toContainText("2026-01-16");
+  await expect(earlierRows).toContainText("ECG repeated");
   await page.getByLabel("Notes").fill("ECG normal, repeat in 4 weeks");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Patient visit updated")).toBeVisible();
   await page.goto("/patient-visits");
   await page.getByRole("searchbox").fill(lastName);
-  await expect(page.getByRole("row").filter({ hasText: lastName })).toHaveCount(1);
+  await expect(rows).toHaveCount(2);
+  await rows.filter({ hasText: "2026-01-15" }).getByRole("link", { name: /Edit/ }).click();
+  await expect(page.getByLabel("Notes")).toHaveValue("ECG normal, repeat in 4 weeks");
+});
+
+test("a completed visit needs a date, and not one after today", async ({ page }) => {
+  const lastName = `Jövő${unique()}`;
+  // Set up as the administrator first: signing in as staff afterwards leaves the page theirs.
+  const { studyName } = await newAssignedPatient(page, lastName);
+  await signIn(page, "/patient-visits/create", staff);
+  await chooseSite(page, "BUD");
+  await choose(page, "Patient", new RegExp(`^${lastName} Bence`), lastName);
+  await choose(page, "Study", new RegExp(studyName));
+  await choose(page, "Visit", /^Week 2(?!\d)/);
+  await choose(page, "Visit status", "Completed");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("A completed or arrived visit needs its date").first()).toBeVisible();
+  // Tomorrow's tomorrow: after today wherever the site is.
+  const later = new Date(Date.now() + 2 * 86_400_000).toLocaleDateString("sv-SE");
+  await page.getByLabel("Visit date").fill(later);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.getByText("A completed or arrived visit cannot be dated after today").first(),
+  ).toBeVisible();
+  await expect(page.getByText("Patient visit created")).toHaveCount(0);
+  // Booked for that day, it is fine.
+  await choose(page, "Visit status", "Booked");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Patient visit created")).toBeVisible();
 });
 
 test("at 1280 px the patient visits list keeps each date, barcode and study name on one line", async ({

@@ -128,6 +128,9 @@ test("the grid colours each visit by its state with a legend, heads columns with
     data: { username: "staff@example.com", password: "staff1234" },
   });
   expect(staff.ok()).toBeTruthy();
+  // Wide enough for every visit column to be drawn: the grid draws only the columns near its view,
+  // and an overdue visit is now a late one (issue 43: an early one is missed once later ones took place).
+  await page.setViewportSize({ width: 2600, height: 900 });
   await page.goto(`/visit-summary/${demoStudyUuid}`);
   await chooseSite(page, "BUD");
   const grid = page.getByRole("table", { name: "Visit summary" });
@@ -135,20 +138,30 @@ test("the grid colours each visit by its state with a legend, heads columns with
 
   // The legend, each entry in its state's colour; a cell of that state has the same colour.
   const legend = page.getByRole("list", { name: "Legend" });
-  const entries = ["Done", "Out of window", "Booked", "Due", "Overdue", "Upcoming (expected date shown)"];
+  const entries = [
+    "Done",
+    "Out of window",
+    "Booked",
+    "Due",
+    "Overdue",
+    "Missed",
+    "Upcoming (expected date shown)",
+    "Not applicable",
+  ];
   await expect(legend.getByRole("listitem")).toHaveText(entries);
   const background = (locator: ReturnType<Page["locator"]>) =>
     locator.evaluate((el) => getComputedStyle(el).backgroundColor);
   const overdueColour = await background(legend.getByRole("listitem").filter({ hasText: /^Overdue$/ }));
   const doneColour = await background(legend.getByRole("listitem").filter({ hasText: /^Done$/ }));
   expect(overdueColour).not.toBe(doneColour);
-  // The demo data has overdue and done visits at BUD.
+  // The demo data has overdue and done visits at BUD. An overdue visit is not done: it is "available",
+  // or shows the day of its cancelled or missed appointment (issue 43: the record that counts).
   const overdueCell = grid
     .getByRole("cell")
     .filter({ hasText: /Overdue$/ })
     .first();
   await expect(overdueCell).toBeVisible();
-  await expect(overdueCell).toHaveText(/^available/);
+  await expect(overdueCell).toHaveText(/^(available|\d{4}-\d{2}-\d{2}) Overdue$/);
   expect(await background(overdueCell)).toBe(overdueColour);
   const doneCell = grid
     .getByRole("cell")
@@ -156,6 +169,15 @@ test("the grid colours each visit by its state with a legend, heads columns with
     .first();
   await expect(doneCell).toBeVisible();
   expect(await background(doneCell)).toBe(doneColour);
+  // A missed visit (issue 43) has a colour of its own, and says its protocol deviation is on file.
+  const missedColour = await background(legend.getByRole("listitem").filter({ hasText: /^Missed$/ }));
+  expect(missedColour).not.toBe(overdueColour);
+  const missedCell = grid
+    .getByRole("cell")
+    .filter({ hasText: /Missed, protocol deviation on file/ })
+    .first();
+  await expect(missedCell).toBeVisible();
+  expect(await background(missedCell)).toBe(missedColour);
 
   // Plan visits say their day and window: the first is day 0.
   await expect(grid.getByRole("columnheader").nth(3)).toContainText("Day 0");

@@ -1,5 +1,5 @@
 import type { Locator } from "@playwright/test";
-import { chooseSite, demoStudyUuid, expect, signIn, staff, test, unique } from "./fixtures";
+import { chooseSite, demoStudyUuid, expect, type Page, signIn, staff, test, unique } from "./fixtures";
 
 /** A worklist row's cells, and the patient's barcode and the visit's name as they show them. */
 async function rowKeys(row: Locator) {
@@ -9,10 +9,39 @@ async function rowKeys(row: Locator) {
   return { cells, barcode, visitName };
 }
 
+/**
+ * Clicks a state chip and waits for the worklist's answer to the view it leads to (the default view
+ * when `state` is null), so that what the table lacks afterwards is known to be missing there.
+ */
+async function chooseChip(page: Page, chip: RegExp, state: string | null) {
+  const answer = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname === "/api/worklist" && url.searchParams.get("state") === state;
+  });
+  await page.getByRole("button", { name: chip }).click();
+  await answer;
+}
+
 /** Today in the browser, as the date field takes it. */
 const today = () => new Date().toLocaleDateString("sv-SE");
 
-test("a coordinator finds an overdue visit on the worklist, records it with Record visit and sees it leave the overdue list", async ({
+/** The day `days` after an ISO day (before it when negative). */
+function addDays(iso: string, days: number): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The days from the last day of a window as the worklist writes it ("3 Oct – 9 Oct 2026") to today. */
+function daysAfter(windowText: string): number {
+  const [, day, month, year] = windowText.match(/(\d{1,2}) ([A-Z][a-z]{2}) (\d{4})$/) as string[];
+  const end = Date.UTC(Number(year), months.indexOf(month), Number(day));
+  return Math.round((Date.parse(`${today()}T00:00:00Z`) - end) / 86_400_000);
+}
+
+test("a coordinator finds an overdue visit on the worklist, records it late with Record visit and finds it under Deviations open", async ({
   page,
 }) => {
   const errors: string[] = [];
@@ -26,36 +55,55 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
   const tileCount = Number((await tile.textContent())?.match(/\d+/)?.[0]);
   expect(tileCount).toBeGreaterThan(0);
 
-  // The menu's Worklist: every chip with its count.
+  // The menu's Worklist: every chip with its count, in the engine's order (issue 43: Missed and
+  // Deviations open in place of Out of window).
   await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Worklist" }).click();
   await expect(page).toHaveURL(/\/worklist$/);
   await expect(page.getByRole("heading", { name: "Worklist" })).toBeVisible();
-  for (const chip of ["Due", "Overdue", "Booked", "Upcoming \\(next 14 days\\)", "Out of window"])
-    await expect(page.getByRole("button", { name: new RegExp(`^${chip} \\d+$`) })).toBeVisible();
+  const chips = page.getByRole("group", { name: "Show visits that are" }).getByRole("button");
+  await expect(chips).toHaveText(
+    [
+      "Overdue",
+      "Due",
+      "Booked",
+      "Upcoming \\(next 14 days\\)",
+      "Unscheduled",
+      "Missed",
+      "Deviations open",
+    ].map((chip) => new RegExp(`^${chip} \\d+$`)),
+  );
   const table = page.getByRole("table", { name: "Worklist" });
   for (const title of ["Patient", "Study", "Visit", "Window", "Expected", "State", "Booked for"])
     await expect(table.getByRole("columnheader", { name: title, exact: true })).toBeVisible();
+  const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
+  await expect(rows.first()).toBeVisible();
+  // The default view holds only what can still be done: no missed visit, none done out of window.
+  await expect(rows.filter({ hasText: /Missed|Out of window/ })).toHaveCount(0);
 
   // Only the overdue visits, kept in the URL.
   await page.getByRole("button", { name: /^Overdue \d+$/ }).click();
   await expect(page).toHaveURL(/\/worklist\?state=overdue$/);
-  const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
   await expect(rows.first()).toBeVisible();
   await expect(rows.filter({ hasNotText: "Overdue" })).toHaveCount(0);
-  // A visit after the first (its window spans days): done late it becomes Out of window, while a
+  // A visit after the first (its window spans days): done late it is out of its window, while a
   // first visit's recorded date is day 0 itself, so it would be done.
   const row = rows.filter({ hasText: " – " }).first();
   const { cells, barcode, visitName } = await rowKeys(row);
+  const studyName = (await cells.nth(1).textContent()) as string;
   expect(barcode).toBeTruthy();
   await expect(cells.nth(3)).toHaveText(/^\d{1,2} [A-Z][a-z]{2}( \d{4})? – \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+  const late = daysAfter((await cells.nth(3).textContent()) as string);
+  expect(late).toBeGreaterThan(0);
 
-  // Record visit: the form opens with patient, study and visit chosen and their planned window.
+  // Record visit: a new record's form, with patient, study and visit chosen and their planned window.
   await row.getByRole("link", { name: /^Record visit/ }).click();
-  await expect(page).toHaveURL(/\/patient-visits\/.*returnTo=/);
+  await expect(page).toHaveURL(/\/patient-visits\/create\?.*returnTo=/);
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
   const select = (label: string) => page.getByRole("combobox", { name: label, exact: true });
   await expect(select("Patient")).toContainText(barcode);
   await expect(select("Visit")).toContainText(visitName);
   await expect(page.getByText(/^Planned window: .+ \(expected .+\)$/)).toBeVisible();
+  await expect(page.getByLabel("Visit date")).toHaveValue("");
   // Today is after an overdue visit's window: an amber note, and Save still works.
   await page.getByLabel("Visit date").fill(today());
   await expect(page.getByText("Outside the planned window")).toBeVisible();
@@ -69,56 +117,140 @@ test("a coordinator finds an overdue visit on the worklist, records it with Reco
   await expect(page).toHaveURL(/\/worklist\?state=overdue$/);
   await page.getByRole("searchbox", { name: "Search" }).fill(barcode);
   await expect(page).toHaveURL(/search/i);
-  await expect(
-    table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
-  ).toHaveCount(0);
-  // Done late, it is now out of window.
-  await page.getByRole("button", { name: /^Overdue \d+$/ }).click();
-  await page.getByRole("button", { name: /^Out of window \d+$/ }).click();
-  const late = table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName });
-  await expect(late).toHaveCount(1);
-  await expect(late).toContainText("Out of window");
+  // The search's answer: no other patient's row.
+  await expect(rows.filter({ hasText: /-\d{6}/ }).filter({ hasNotText: barcode })).toHaveCount(0);
+  const visitRow = rows
+    .filter({ hasText: barcode })
+    .filter({ hasText: studyName })
+    .filter({ hasText: visitName });
+  await expect(visitRow).toHaveCount(0);
+  // Nor on the default view: done, it leaves the worklist once its deviation is on file …
+  await chooseChip(page, /^Overdue \d+$/, null);
+  await expect(page).not.toHaveURL(/state=/);
+  await expect(visitRow).toHaveCount(0);
+  // … which waits under Deviations open, with the days outside the window and a link to it.
+  await page.getByRole("button", { name: /^Deviations open \d+$/ }).click();
+  await expect(page).toHaveURL(/state=deviations-open/);
+  await expect(visitRow).toHaveCount(1);
+  await expect(visitRow).toContainText("Out of window");
+  const days = `+${late} ${late === 1 ? "day" : "days"}`;
+  await expect(visitRow).toContainText(days);
+  await expect(visitRow.getByRole("link", { name: /^Record visit/ })).toHaveCount(0);
+  await visitRow.getByRole("link", { name: `Deviation of ${visitName} of `, exact: false }).click();
+  await expect(page).toHaveURL(/\/protocol-deviations\/dev-[0-9a-f-]+$/);
+  await expect(page.getByRole("heading", { name: "Protocol deviation" })).toBeVisible();
+  const detail = (label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("+ dd");
+  await expect(detail("Kind")).toHaveText("Out of window");
+  await expect(detail("Days outside")).toHaveText(days);
+  await expect(detail("Status")).toHaveText("Open");
   expect(errors).toEqual([]);
 });
 
-test("Record visit on a booking opens the booked visit, and completing it inside its window makes it done", async ({
+test("Record visit on a booking opens a new record beside the booking, and completing it inside its window makes it done", async ({
   page,
+  api,
 }) => {
+  // A patient of its own: Screening done on its start 14 days ago, so Run-in's window holds today;
+  // Run-in is booked for tomorrow.
+  const study = await api.get(`/api/studies/${demoStudyUuid}`);
+  const site = (await api.get("/api/me/sites")).items.find((s: { code: string }) => s.code === "BUD");
+  const lastName = `Foglalt${unique()}`;
+  const patient = await api.post("/api/patients", {
+    recorderSiteId: site.id,
+    status: 1,
+    patientDetail: { firstName: "Ottó", lastName, sex: "MALE" },
+    address: { countryCode: "HU", city: "Eger" },
+    contacts: [],
+  });
+  const start = addDays(today(), -14);
+  await api.post("/api/study-patients", {
+    studyId: study.id,
+    patientId: patient.id,
+    screenNr: `B-${unique()}`,
+    startDate: start,
+    active: true,
+  });
+  const visits = async () =>
+    Object.values(
+      (await api.get(`/api/patient-visit-detail?patientId=${patient.id}&studyId=${study.id}`)).visits,
+    ) as { visitId: number; visitName: string; windowStart: string; windowEnd: string }[];
+  const screening = (await visits())[0];
+  await api.post("/api/patient-visits", {
+    patientId: patient.id,
+    studyId: study.id,
+    visitId: screening.visitId,
+    visitDate: start,
+    visitStatus: "COMPLETED",
+    visitResult: "OK",
+  });
+  const runIn = (await visits())[1];
+  expect(runIn.windowStart <= today() && today() < runIn.windowEnd).toBe(true);
+  const tomorrow = addDays(today(), 1);
+  await api.post("/api/patient-visits", {
+    patientId: patient.id,
+    studyId: study.id,
+    visitId: runIn.visitId,
+    visitDate: tomorrow,
+    visitStatus: "BOOKED",
+    notes: "Booked by phone",
+  });
+
   await signIn(page, "/worklist?state=booked", staff);
   await chooseSite(page, "BUD");
   const table = page.getByRole("table", { name: "Worklist" });
   const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
   await expect(rows.first()).toBeVisible();
   await expect(rows.filter({ hasNotText: "Booked" })).toHaveCount(0);
-  // A booking inside its window (no amber note in Booked for).
-  const row = rows.filter({ hasNotText: "Outside the planned window" }).first();
-  const { barcode, visitName } = await rowKeys(row);
+  await page.getByRole("searchbox", { name: "Search" }).fill(patient.barcode);
+  await expect(page).toHaveURL(/searchTerm=/);
+  const row = rows.filter({ hasText: patient.barcode }).filter({ hasText: runIn.visitName });
+  await expect(row).toHaveCount(1);
+  // A booking inside its window: no amber note in Booked for.
+  await expect(row).not.toContainText("Outside the planned window");
   await row.getByRole("link", { name: /^Record visit/ }).click();
 
-  await expect(page).toHaveURL(/\/patient-visits\/pv-[0-9a-f-]+\/edit\?returnTo=/);
-  await expect(page.getByRole("heading", { name: "Modify patient visit" })).toBeVisible();
+  // Never the booking's editor: a new record, with the booking listed as an earlier one.
+  await expect(page).toHaveURL(/\/patient-visits\/create\?patientId=\d+&studyId=\d+&visitId=\d+&returnTo=/);
+  await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
   const select = (label: string) => page.getByRole("combobox", { name: label, exact: true });
-  await expect(select("Patient")).toContainText(barcode);
-  await expect(select("Visit status")).toContainText("Booked");
-  await expect(page.getByLabel("Visit date")).not.toHaveValue("");
+  await expect(select("Patient")).toContainText(patient.barcode);
+  await expect(select("Visit")).toContainText(runIn.visitName);
+  await expect(select("Visit status")).toContainText("Please select ...");
+  await expect(page.getByLabel("Visit date")).toHaveValue("");
+  const earlier = page.getByRole("table", { name: "Earlier records of this visit" });
+  await expect(earlier.getByRole("row").filter({ has: page.getByRole("cell") })).toHaveCount(1);
+  await expect(earlier).toContainText(tomorrow);
+  await expect(earlier).toContainText("Booked");
+  await expect(earlier).toContainText("Booked by phone");
   await expect(page.getByText(/^Planned window: /)).toBeVisible();
+  await page.getByLabel("Visit date").fill(today());
   await expect(page.getByText("Outside the planned window")).toHaveCount(0);
   await select("Visit status").click();
   await page.getByRole("option", { name: "Completed" }).click();
   await page.getByRole("button", { name: "Save" }).click();
 
-  await expect(page).toHaveURL(/\/worklist\?state=booked$/);
-  await page.getByRole("searchbox", { name: "Search" }).fill(barcode);
-  await expect(page).toHaveURL(/searchTerm=/);
-  await expect(
-    table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
-  ).toHaveCount(0);
+  await expect(page).toHaveURL(/\/worklist\?state=booked&searchTerm=/);
+  await expect(row).toHaveCount(0);
   // Done in its window, it is on no list of the worklist at all.
-  await page.getByRole("button", { name: /^Booked \d+$/ }).click();
+  await chooseChip(page, /^Booked \d+$/, null);
   await expect(page).not.toHaveURL(/state=/);
-  await expect(
-    table.getByRole("row").filter({ hasText: barcode }).filter({ hasText: visitName }),
-  ).toHaveCount(0);
+  // Its next visit is on the worklist, Run-in no more.
+  await expect(rows.filter({ hasText: patient.barcode }).first()).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await chooseChip(page, /^Deviations open \d+$/, "deviations-open");
+  await expect(row).toHaveCount(0);
+
+  // The booking stays as a record of its own beside the completed visit.
+  await page.goto("/patient-visits");
+  await page.getByRole("searchbox", { name: "Search" }).fill(lastName);
+  const records = page
+    .getByRole("table", { name: "Patient visits" })
+    .getByRole("row")
+    .filter({ hasText: lastName })
+    .filter({ hasText: runIn.visitName });
+  await expect(records).toHaveCount(2);
+  await expect(records.filter({ hasText: tomorrow })).toContainText("Booked");
+  await expect(records.filter({ hasText: today() })).toContainText("Completed");
 });
 
 test("at 1280 px the worklist fits beside the menu: no sideways scroll, each Record visit in view", async ({

@@ -6,7 +6,7 @@ import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
 import { studyPatients } from "../resources/study-patients/study-patients.table";
-import { createStudyPatient } from "./factories";
+import { createStudyPatient, studyPatientInput } from "./factories";
 
 type StudyKey = "main" | "sub" | "lung";
 
@@ -89,8 +89,7 @@ export async function seedStudyPatients(db: Db, today = new Date().toISOString()
       const order = enrolled[key]++;
       const startDate = addDays(today, -firstStartDaysAgo[key] + order * 5);
       const reason = closed[`${site}/${n}/${key}`];
-      await createStudyPatient(
-        db,
+      const input = studyPatientInput(
         { patientId: patient.id, studyId },
         {
           screenNr: `S-${String(order + 1).padStart(3, "0")}`,
@@ -103,6 +102,11 @@ export async function seedStudyPatients(db: Db, today = new Date().toISOString()
           notes: reason === "DIED" ? "Serious adverse event reported to the sponsor" : null,
         },
       );
+      // A closed one is written as it stands, like the demo's visits: saved through the editor before
+      // its visits exist, its windows would all be missed, and their deviations withdrawn once the
+      // visits come (issue 43). The seed's rebuild places its windows with its visits.
+      if (reason) await db.insert(studyPatients).values(input as typeof studyPatients.$inferInsert);
+      else await createStudyPatient(db, { patientId: patient.id, studyId }, input);
     }
   }
 }
