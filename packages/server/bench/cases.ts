@@ -347,7 +347,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
       name: "study patients of the site",
       http: { method: "GET", path: `/api/study-patients?${site}&pagesize=${pageSize}`, headers: auth },
       raw: (raw) => {
-        const where = "patient_id in (select id from patients where recorder_site_id = $1)";
+        const where = "site_id = $1";
         return Promise.all([
           raw.query(
             `select sp.*, p.barcode, p.first_name, p.last_name, pr.internal_code, s.working_name, s.uuid as study_uuid,
@@ -502,7 +502,7 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
         headers: auth,
       },
       raw: (raw) => {
-        const where = "patient_id in (select id from patients where recorder_site_id = $1)";
+        const where = "site_id = $1";
         return Promise.all([
           raw.query(
             `select d.id, d.uuid, d.patient_id, p.barcode, p.last_name || ' ' || p.first_name as patient_name,

@@ -16,7 +16,7 @@ import { healthRoutes } from "./http/health";
 import { loggerOptions } from "./http/logging";
 import { registerNoStore } from "./http/no-store";
 import { registerOpenApi } from "./http/openapi";
-import { requestId } from "./http/request-id";
+import { clientRequestId, requestId } from "./http/request-id";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { registerWebApp } from "./http/static";
 import { monitorsResource } from "./resources/monitors/monitors.resource";
@@ -80,6 +80,8 @@ export async function buildApp(options: {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    const client = clientRequestId(request.raw);
+    if (client) request.log = request.log.child({ clientRequestId: client });
   });
   // An empty JSON body (e.g. a DELETE sent with a JSON content type) is no body at all.
   const json = app.getDefaultJsonParser("error", "error");

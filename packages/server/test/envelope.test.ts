@@ -1,4 +1,7 @@
+import { newUuid } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
 import { createTherapyCategory, demoStudyUuid } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 
@@ -31,15 +34,24 @@ describe.each(databaseKinds)("the envelope on %s", (kind) => {
     expect(res.headers["x-request-id"]).toBe(res.body.header.requestId);
   });
 
-  it("keeps a caller's x-request-id", async () => {
-    const res = await t.request({
-      method: "GET",
-      url: "/api/me",
+  it("never takes a caller's x-request-id as its own, so audit rows cannot be given a forged one (issue 46)", async () => {
+    const uuid = newUuid("therapy-categories");
+    const res = await t.request<{ uuid: string }>({
+      method: "POST",
+      url: "/api/therapy-categories",
       session: admin,
       headers: { "x-request-id": "trace-42" },
+      payload: { uuid, name: `Forged ${uuid.slice(-6)}`, code: uuid.slice(-6).toUpperCase() },
     });
-    expect(res.body.header.requestId).toBe("trace-42");
-    expect(res.headers["x-request-id"]).toBe("trace-42");
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.header.requestId).not.toBe("trace-42");
+    expect(res.body.header.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers["x-request-id"]).toBe(res.body.header.requestId);
+    const rows = await queryRows<{ request_id: string }>(
+      t.database.db,
+      sql`select request_id from audit_events where uuid = ${uuid}`,
+    );
+    expect(rows.map((r) => r.request_id)).toEqual([res.body.header.requestId]);
   });
 
   it("answers 400 VALIDATION_ERROR with field errors", async () => {

@@ -9,7 +9,7 @@ import {
   type ProtocolDeviationInput,
   toIsoDate,
 } from "@trialdesk/domain";
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
 import type { Tx } from "../../db/client";
@@ -19,6 +19,7 @@ import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { byName, defineResource, foldedText, type Row, throughKey } from "../resource";
+import { inSites } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
@@ -26,15 +27,13 @@ import { protocolDeviations } from "./protocol-deviations.table";
 
 /**
  * Deviations are site-scoped through their patient, exactly like patient visits (issue 43): staff see
- * and change those of their sites' patients; administrators all. A subquery on the base table.
+ * and change those of their sites' patients; administrators all. A deviation keeps its patient's site
+ * (a patient's site is fixed at create, decision 68), so the scope and the site filter read it from the
+ * base table and the list pages from the (site, detected on) index.
  */
 export function deviationScope(user: SessionUser | null): SQL | undefined {
-  const patientsOfUser = patientScope(user);
-  if (!patientsOfUser) return undefined;
-  return inArray(
-    protocolDeviations.patientId,
-    sql`(select ${patients.id} from ${patients} where ${patientsOfUser})`,
-  );
+  if (user?.isAdmin) return undefined;
+  return inSites(protocolDeviations.siteId, user);
 }
 
 const isAutomaticKind = (kind: unknown) => (automaticDeviationKinds as readonly unknown[]).includes(kind);
@@ -139,14 +138,7 @@ export const protocolDeviationsResource = defineResource<ProtocolDeviationInput>
   search: [throughKey(protocolDeviations.patientId, patients.id, foldedText(patients.searchText))],
   searchByWord: true,
   filters: {
-    siteId: {
-      schema: id,
-      where: (siteId: number) =>
-        inArray(
-          protocolDeviations.patientId,
-          sql`(select ${patients.id} from ${patients} where ${patients.recorderSiteId} = ${siteId})`,
-        ),
-    },
+    siteId: { schema: id, where: (siteId: number) => eq(protocolDeviations.siteId, siteId) },
     patientId: { schema: id, where: (patientId: number) => eq(protocolDeviations.patientId, patientId) },
     studyId: { schema: id, where: (studyId: number) => eq(protocolDeviations.studyId, studyId) },
     visitId: { schema: id, where: (visitId: number) => eq(protocolDeviations.visitId, visitId) },
