@@ -252,7 +252,8 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
         );
         const [stored] = await query(
           `update visit_schedule set patient_visit_id = $1, visit_date = $2, visit_status = $3::varchar,
-             kind = case when $3::varchar in ('COMPLETED', 'ARRIVED') then $7 else 'booked' end
+             kind = case when $3::varchar in ('COMPLETED', 'ARRIVED') then $7 else 'booked' end,
+             deviation_open = $7 = 'out-of-window'
            where study_patient_id = (select id from study_patients where patient_id = $4 and study_id = $5
              order by active desc, id desc limit 1) and visit_id = $6
            returning study_patient_id, window_end`,

@@ -192,6 +192,38 @@ describe.each(databaseKinds)("protocol deviations on %s", (kind) => {
     ]);
   });
 
+  it("lists on the worklist's Deviations open only the visits whose automatic deviation is still open", async () => {
+    const { patient } = await startedPatient();
+    await record(patient.id, v[1] as number, "2026-03-21");
+    const open = async () =>
+      (
+        await t.request<WorklistData>({
+          method: "GET",
+          url: `/api/worklist?siteId=${siteA.id}&asOf=2026-03-22&search=${patient.barcode}&state=deviations-open`,
+          session: staffA,
+        })
+      ).body.data;
+    const before = await open();
+    expect(before.items.map((r) => [r.visitName, r.state, r.daysOutside, r.deviationStatus])).toEqual([
+      ["Week 2", "out-of-window", 4, "OPEN"],
+    ]);
+    expect(before.counts["deviations-open"]).toBe(1);
+    const [deviation] = await ofPatient(patient.id);
+    const full = (await deviations.get(deviation?.uuid as string)).body.data;
+    const reported = await deviations.update(full.uuid, {
+      ...full,
+      status: "REPORTED",
+      reportedOn: "2026-03-22",
+    });
+    expect(reported.status).toBe(200);
+    const after = await open();
+    expect(after.items).toEqual([]);
+    expect(after.counts["deviations-open"]).toBe(0);
+    // Open again by hand: back on the list.
+    await deviations.update(full.uuid, { ...reported.body.data, status: "OPEN", reportedOn: null });
+    expect((await open()).items).toHaveLength(1);
+  });
+
   it("marks a visit missed when a later visit took place after its window, with its deviation, and takes it off the default worklist", async () => {
     const { patient } = await startedPatient();
     await record(patient.id, v[1] as number, "2026-03-15", "NO_SHOW");

@@ -18,6 +18,7 @@ const stored = {
   patientVisitId: 77,
   visitDate: "2026-03-14",
   visitStatus: "BOOKED",
+  deviationOpen: false,
 } as const;
 
 /** The rows a set of writes would upsert and delete. */
@@ -36,6 +37,7 @@ describe("the writes that keep stored windows equal to the engine's", () => {
       kind: "done",
       bookedOutsideWindow: true,
       visitStatus: "COMPLETED",
+      deviationOpen: true,
     };
     for (const column of recordsetColumns.filter((c) => c !== "studyPatientId" && c !== "visitId")) {
       const value =

@@ -5,12 +5,10 @@ import {
   newUuid,
   toIsoDate,
 } from "@trialdesk/domain";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type ChangeContext, diff } from "../../audit/audit";
-import { auditEvents } from "../../audit/audit.table";
-import { type Db, queryRows, type Tx } from "../../db/client";
-import { intArray } from "../resource-query";
-import { protocolDeviations } from "./protocol-deviations.table";
+import type { Write } from "../../db/client";
+import type { protocolDeviations } from "./protocol-deviations.table";
 
 /**
  * Keeps the automatic protocol deviations (issue 43) equal to what the window engine derives
@@ -40,29 +38,16 @@ export type StoredDeviation = {
 /** The assignment a set of derived deviations belongs to. */
 export type DeviationOwner = { id: number; patientId: number; studyId: number; siteId: number };
 
-/** The stored automatic deviations of some assignments, as one JSON array (read beside other reads). */
-export const storedDeviationsSql = (studyPatientIds: readonly number[]) =>
+/** The stored automatic deviations `where` names (alias d), for a read beside others. */
+export const storedDeviationsSql = (where: SQL) =>
   sql`select d.id, d.uuid, d.version, d.study_patient_id as "studyPatientId", d.visit_id as "visitId", d.kind,
       d.status, d.days_outside as "daysOutside", d.patient_visit_id as "patientVisitId", d.description,
       d.no_longer_applies as "noLongerApplies", d.site_id as "siteId"
-    from protocol_deviations d
-    where d.source = 'AUTOMATIC' and d.study_patient_id = any(${intArray(studyPatientIds)}::int[])`;
-
-export async function storedDeviationsOf(db: Db | Tx, studyPatientIds: readonly number[]) {
-  if (studyPatientIds.length === 0) return [];
-  return queryRows<StoredDeviation>(db, storedDeviationsSql(studyPatientIds));
-}
+    from "public"."protocol_deviations" d
+    where d.source = 'AUTOMATIC' and ${where}`;
 
 const keyOf = (studyPatientId: number, visitId: number, kind: string) =>
   `${studyPatientId}/${visitId}/${kind}`;
-
-/** Whether two derivations of one assignment differ in what a stored deviation keeps. */
-export function sameDerivations(a: readonly DerivedDeviation[], b: readonly DerivedDeviation[]): boolean {
-  if (a.length !== b.length) return false;
-  const text = (d: DerivedDeviation) => `${d.visitId}/${d.kind}/${d.daysOutside}/${d.patientVisitId}`;
-  const left = new Set(a.map(text));
-  return b.every((d) => left.has(text(d)));
-}
 
 /** A text Trialdesk wrote (not one staff rewrote), so it may be written anew when the days change. */
 const writtenByTrialdesk = /^Visit (completed \d+ days? (before|after) its window|missed: its window)/;
@@ -70,11 +55,6 @@ const writtenByTrialdesk = /^Visit (completed \d+ days? (before|after) its windo
 /** The audit trail names who changed a deviation by itself, and why. */
 const byTrialdesk = (change: ChangeContext) =>
   change.userName ? `Trialdesk (after ${change.userName}'s change)` : "Trialdesk";
-
-/** Rows a statement writes at most: a start that rebuilds a large database writes many. */
-const chunk = 1_000;
-const chunks = <T>(rows: T[]) =>
-  Array.from({ length: Math.ceil(rows.length / chunk) }, (_, i) => rows.slice(i * chunk, (i + 1) * chunk));
 
 type Update = {
   existing: StoredDeviation;
@@ -84,28 +64,38 @@ type Update = {
   reason: string;
 };
 
+/** The key of an assignment's visit in the set of those with an open automatic deviation. */
+export const openKey = (studyPatientId: number, visitId: number) => `${studyPatientId}/${visitId}`;
+
+/** The assignments' visits whose automatic deviation is open, as stored. */
+export const openAsStored = (stored: readonly StoredDeviation[]) =>
+  new Set(stored.filter((d) => d.status === "OPEN").map((d) => openKey(d.studyPatientId, d.visitId)));
+
 /**
- * Writes what turns the stored automatic deviations of `owners` into the derived ones, each change
- * with its audit row: inserts, then updates, then their audit rows, each a statement of many rows
- * (nothing at all for a save that changes no deviation, the usual case).
+ * What turns the stored automatic deviations of `owners` into the derived ones: the writes, each
+ * change with its audit row, left to the caller to run with its own last statement (writeTogether:
+ * no round trip of their own, and nothing at all for a save that changes no deviation, the usual
+ * case), and the visits whose automatic deviation is open afterwards (the worklist's "Deviations open").
  */
-export async function keepAutomaticDeviations(
-  tx: Tx | Db,
+export function deviationWrites(
   owners: readonly DeviationOwner[],
   derived: ReadonlyMap<number, readonly DerivedDeviation[]>,
   stored: readonly StoredDeviation[],
   change: ChangeContext,
-): Promise<void> {
+): { writes: Write[]; open: Set<string> } {
   const today = toIsoDate(new Date());
   const storedByKey = new Map(stored.map((d) => [keyOf(d.studyPatientId, d.visitId, d.kind), d]));
   const inserts: (typeof protocolDeviations.$inferInsert)[] = [];
   const updates: Update[] = [];
+  const open = new Set<string>();
   for (const owner of owners) {
     for (const deviation of derived.get(owner.id) ?? []) {
       const key = keyOf(owner.id, deviation.visitId, deviation.kind);
       const existing = storedByKey.get(key);
       storedByKey.delete(key);
       const description = automaticDeviationText(deviation.kind, deviation.daysOutside, deviation);
+      if (!existing || existing.status === "WITHDRAWN" || existing.status === "OPEN")
+        open.add(openKey(owner.id, deviation.visitId));
       if (!existing) {
         inserts.push({
           uuid: newUuid("protocol-deviations"),
@@ -154,50 +144,53 @@ export async function keepAutomaticDeviations(
         reason: "No longer applies: its cause went away after it was reported",
       });
   }
-  const audit: (typeof auditEvents.$inferInsert)[] = [];
+  const audit: AuditRow[] = [];
   const auditRow = (
     uuid: string,
     siteId: number,
     action: "create" | "update",
     changes: unknown,
     reason: string,
-  ) =>
-    audit.push({
-      userId: change.userId,
-      userName: byTrialdesk(change),
-      requestId: change.requestId,
-      resource: "protocol-deviations",
-      uuid,
-      action,
-      changes,
-      reason,
-      siteId,
-    });
-  for (const rows of chunks(inserts)) {
-    // Another write of the same assignment cannot get here first (its assignment is locked), but the
-    // unique index decides, not this code.
-    const written = await tx.insert(protocolDeviations).values(rows).onConflictDoNothing().returning();
-    for (const row of written)
-      auditRow(
-        row.uuid,
-        row.siteId,
-        "create",
-        diff(null, row),
-        "Recorded by Trialdesk from the visit windows",
-      );
+  ) => audit.push({ uuid, siteId, action, changes: JSON.stringify(changes), reason });
+  for (const row of inserts)
+    auditRow(row.uuid, row.siteId, "create", diff(null, row), "Recorded by Trialdesk from the visit windows");
+  for (const { existing, next, reason } of updates) {
+    const before = Object.fromEntries(
+      Object.keys(next).map((k) => [k, existing[k as keyof StoredDeviation]]),
+    );
+    auditRow(existing.uuid, existing.siteId, "update", diff(before, next), reason);
   }
-  for (const batch of chunks(updates)) {
-    await queryRows(
-      tx,
-      sql`update protocol_deviations d set
+  const writes: Write[] = [];
+  if (inserts.length > 0)
+    writes.push({
+      key: "insert protocol_deviations",
+      build: (
+        value,
+      ) => sql`insert into protocol_deviations (uuid, site_id, patient_id, study_id, study_patient_id,
+          visit_id, patient_visit_id, kind, source, detected_on, days_outside, description, severity, status)
+        select r.uuid, r."siteId", r."patientId", r."studyId", r."studyPatientId", r."visitId", r."patientVisitId",
+          r.kind, r.source, r."detectedOn", r."daysOutside", r.description, r.severity, r.status
+        from json_to_recordset(${value("rows")}::json) as r(uuid varchar, "siteId" int, "patientId" int,
+          "studyId" int, "studyPatientId" int, "visitId" int, "patientVisitId" int, kind varchar, source varchar,
+          "detectedOn" date, "daysOutside" int, description varchar, severity varchar, status varchar)`,
+      values: { rows: JSON.stringify(inserts) },
+    });
+  if (updates.length > 0)
+    writes.push({
+      key: "update protocol_deviations",
+      build: (value) => sql`update protocol_deviations d set
           status = coalesce(r.status, d.status),
           no_longer_applies = coalesce(r."noLongerApplies", d.no_longer_applies),
           days_outside = case when r."setDays" then r."daysOutside" else d.days_outside end,
           patient_visit_id = case when r."setVisit" then r."patientVisitId" else d.patient_visit_id end,
           description = coalesce(r.description, d.description),
           version = d.version + 1, updated_at = now()
-        from json_to_recordset(${JSON.stringify(
-          batch.map(({ existing, next }) => ({
+        from json_to_recordset(${value("rows")}::json) as r(id int, status varchar, "noLongerApplies" boolean,
+          "setDays" boolean, "daysOutside" int, "setVisit" boolean, "patientVisitId" int, description varchar)
+        where d.id = r.id`,
+      values: {
+        rows: JSON.stringify(
+          updates.map(({ existing, next }) => ({
             id: existing.id,
             status: next.status ?? null,
             noLongerApplies: next.noLongerApplies ?? null,
@@ -207,16 +200,32 @@ export async function keepAutomaticDeviations(
             patientVisitId: next.patientVisitId ?? null,
             description: next.description ?? null,
           })),
-        )}::json) as r(id int, status varchar, "noLongerApplies" boolean, "setDays" boolean,
-          "daysOutside" int, "setVisit" boolean, "patientVisitId" int, description varchar)
-        where d.id = r.id`,
-    );
-    for (const { existing, next, reason } of batch) {
-      const before = Object.fromEntries(
-        Object.keys(next).map((k) => [k, existing[k as keyof StoredDeviation]]),
-      );
-      auditRow(existing.uuid, existing.siteId, "update", diff(before, next), reason);
-    }
-  }
-  for (const rows of chunks(audit)) await tx.insert(auditEvents).values(rows);
+        ),
+      },
+    });
+  if (audit.length > 0)
+    writes.push({
+      key: "audit protocol_deviations",
+      build: (value) => sql`insert into audit_events (user_id, user_name, request_id, resource, uuid, action,
+          changes, reason, site_id)
+        select ${value("userId")}::int, ${value("userName")}::varchar, ${value("requestId")}::varchar,
+          'protocol-deviations', r.uuid, r.action, r.changes::jsonb, r.reason, r."siteId"
+        from json_to_recordset(${value("rows")}::json) as r(uuid varchar, action varchar, changes text,
+          reason varchar, "siteId" int)`,
+      values: {
+        userId: change.userId,
+        userName: byTrialdesk(change),
+        requestId: change.requestId,
+        rows: JSON.stringify(audit),
+      },
+    });
+  return { writes, open };
 }
+
+type AuditRow = {
+  uuid: string;
+  siteId: number;
+  action: "create" | "update";
+  changes: string;
+  reason: string;
+};

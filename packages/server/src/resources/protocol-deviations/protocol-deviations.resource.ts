@@ -192,6 +192,22 @@ export const protocolDeviationsResource = defineResource<ProtocolDeviationInput>
       daysOutside: null,
     };
   },
+  // The worklist's "Deviations open" follows an automatic deviation's status as staff change it.
+  afterChange: async (_tx, before, after) => {
+    if (after?.source !== "AUTOMATIC" || before?.status === after.status) return [];
+    return [
+      {
+        key: "visit_schedule deviation open",
+        build: (value) => sql`update visit_schedule set deviation_open = ${value("open")}::boolean
+          where study_patient_id = ${value("studyPatientId")}::int and visit_id = ${value("visitId")}::int`,
+        values: {
+          open: after.status === "OPEN",
+          studyPatientId: after.studyPatientId,
+          visitId: after.visitId,
+        },
+      },
+    ];
+  },
   // Nothing that happened is deleted: a deviation is closed, or withdrawn by Trialdesk.
   beforeDelete: async () => {
     throw conflict(deviationMessages.neverDeleted);

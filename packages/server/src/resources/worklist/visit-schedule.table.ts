@@ -45,6 +45,8 @@ export const visitSchedule = pgTable(
     patientVisitId: ref(() => patientVisits.id, "set null"),
     visitDate: date({ mode: "string" }),
     visitStatus: varchar({ length: 10 }),
+    /** The visit's automatic protocol deviation is OPEN (kept with the deviations, issue 43). */
+    deviationOpen: boolean().notNull().default(false),
     cell: text().notNull().generatedAlwaysAs(packedCell),
   },
   (t) => [
@@ -61,5 +63,10 @@ export const visitSchedule = pgTable(
     index("visit_schedule_worklist_idx")
       .on(t.siteId, t.kind, t.windowEnd, t.id, t.windowStart)
       .where(sql`${t.active} and ${t.sequence} is not null and ${t.kind} not in ('done', 'not-applicable')`),
+    // The worklist's "Deviations open": a site's rows whose automatic deviation is open, by window end,
+    // so its page and its count read only them (an exists per row cost the worklist 30 ms at 5,000).
+    index("visit_schedule_deviations_open_idx")
+      .on(t.siteId, t.windowEnd, t.id)
+      .where(sql`${t.active} and ${t.sequence} is not null and ${t.deviationOpen}`),
   ],
 );

@@ -14,10 +14,10 @@ import type { ChangeContext } from "../../audit/audit";
 import { settings } from "../../auth/auth.table";
 import { type Db, queryRows, type Tx, type Write, writeTogether } from "../../db/client";
 import {
-  keepAutomaticDeviations,
+  deviationWrites,
+  openAsStored,
+  openKey,
   type StoredDeviation,
-  sameDerivations,
-  storedDeviationsOf,
   storedDeviationsSql,
 } from "../protocol-deviations/automatic-deviations";
 import { intArray } from "../resource-query";
@@ -30,7 +30,7 @@ import type { visitSchedule } from "./visit-schedule.table";
  */
 
 /** Raised when the engine's rules change, so that a start rebuilds every stored schedule once. */
-export const visitScheduleEngineVersion = "2";
+export const visitScheduleEngineVersion = "3";
 
 /** Who changed what when no request did: a start that rebuilds the stored schedules, the seed. */
 export const systemChange: ChangeContext = {
@@ -220,7 +220,14 @@ async function readBatch(db: Db | Tx, batch: AssignmentRow[]) {
   }>(
     db,
     sql`select ${asJson(plansSql(oneOf("p.study_id", studyIds)))} as plans, ${asJson(recordedSql(batch))} as recorded,
-        ${asJson(storedSql(batch))} as stored, ${asJson(storedDeviationsSql(batch.map((a) => a.id)))} as deviations`,
+        ${asJson(storedSql(batch))} as stored, ${asJson(
+          storedDeviationsSql(
+            oneOf(
+              "d.study_patient_id",
+              batch.map((a) => a.id),
+            ),
+          ),
+        )} as deviations`,
   );
   return {
     plans: plansFrom(fromJson(row.plans)),
@@ -247,10 +254,16 @@ async function writeBatch(db: Db | Tx, batch: AssignmentRow[], change: ChangeCon
     derived.set(assignment.id, derivedDeviations(own));
     return own;
   });
-  await keepAutomaticDeviations(db, batch, derived, deviations, change);
-  const writes = changesOf(stored, rows);
+  const kept = deviationWrites(batch, derived, deviations, change);
+  markOpenDeviations(rows, kept.open);
+  const writes = [...kept.writes, ...changesOf(stored, rows)];
   if (later) later.push(...writes);
   else await writeTogether(db, writes);
+}
+
+/** Each row says whether its visit's automatic protocol deviation is open (the worklist's chip). */
+function markOpenDeviations(rows: ScheduleRow[], open: ReadonlySet<string>) {
+  for (const row of rows) row.deviationOpen = open.has(openKey(row.studyPatientId, row.visitId));
 }
 
 /** The stored rows the engine gives one assignment: its windows, with the record that counts. */
@@ -301,7 +314,8 @@ const differs = (a: ScheduleRow, b: ScheduleRow) =>
   (a.bookedOutsideWindow ?? null) !== (b.bookedOutsideWindow ?? null) ||
   (a.patientVisitId ?? null) !== (b.patientVisitId ?? null) ||
   (a.visitDate ?? null) !== (b.visitDate ?? null) ||
-  (a.visitStatus ?? null) !== (b.visitStatus ?? null);
+  (a.visitStatus ?? null) !== (b.visitStatus ?? null) ||
+  (a.deviationOpen ?? null) !== (b.deviationOpen ?? null);
 export const recordsetColumns = [
   "studyPatientId",
   "patientId",
@@ -318,6 +332,7 @@ export const recordsetColumns = [
   "patientVisitId",
   "visitDate",
   "visitStatus",
+  "deviationOpen",
 ] as const satisfies (keyof ScheduleRow)[];
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const dateColumns = new Set<string>(["expectedDate", "windowStart", "windowEnd", "visitDate"]);
@@ -340,7 +355,8 @@ const upsertedColumns = sql.raw(
 const recordset = (rows: Placeholder) => sql`json_to_recordset(${rows}::json) as r(
   "studyPatientId" int, "patientId" int, "studyId" int, "siteId" int,
   active boolean, "visitId" int, sequence int, "expectedDate" date, "windowStart" date, "windowEnd" date,
-  kind varchar, "bookedOutsideWindow" boolean, "patientVisitId" int, "visitDate" date, "visitStatus" varchar)`;
+  kind varchar, "bookedOutsideWindow" boolean, "patientVisitId" int, "visitDate" date, "visitStatus" varchar,
+  "deviationOpen" boolean)`;
 
 /**
  * The writes that turn the stored rows `before` into the engine's `rows`, changing only what differs:
@@ -499,7 +515,8 @@ export const windowInputsBeforeWrite = {
   [windowInputsKey]: sql`json_build_object(
     'plans', ${asJson(plansSql(sql`p.study_id = "patient_visits"."study_id"`))},
     'recorded', ${asJson(sql`select ${recordedColumns} from "public"."patient_visits" pv
-      where pv.patient_id = "patient_visits"."patient_id" and pv.study_id = "patient_visits"."study_id"`)})`,
+      where pv.patient_id = "patient_visits"."patient_id" and pv.study_id = "patient_visits"."study_id"`)},
+    'deviations', ${asJson(storedDeviationsSql(sql`d.patient_id = "patient_visits"."patient_id" and d.study_id = "patient_visits"."study_id"`))})`,
 };
 
 /**
@@ -519,7 +536,9 @@ async function windowsOfSavedVisit(
 ) {
   const batch = lockedInTransaction.get(tx)?.get(pairKey(target.patientId, target.studyId));
   if (!batch) return rebuildVisitSchedules(tx, target, later, change);
-  const read = fromJson(inputs as { plans: PlanRow[]; recorded: Recorded[] } | string);
+  const read = fromJson(
+    inputs as { plans: PlanRow[]; recorded: Recorded[]; deviations: StoredDeviation[] } | string,
+  );
   const plan = plansFrom(read.plans).get(target.studyId) ?? null;
   const now = [...read.recorded.filter((visit) => visit.id !== saved.id), saved];
   const before = new Map<number, ScheduleRow[]>();
@@ -528,18 +547,14 @@ async function windowsOfSavedVisit(
     before.set(assignment.id, engineRows(assignment, plan, read.recorded));
     after.set(assignment.id, engineRows(assignment, plan, now));
   }
-  // The stored deviations are read only when the save changes what the engine derives: rarely.
+  // The stored deviations came with the write statement; a save that changes nothing the engine
+  // derives writes none (deviationWrites answers no writes then).
+  const stored = read.deviations.filter((d) => batch.some((a) => a.id === d.studyPatientId));
   const derived = new Map(batch.map((a) => [a.id, derivedDeviations(after.get(a.id) ?? [])]));
-  const changed = batch.some(
-    (a) => !sameDerivations(derivedDeviations(before.get(a.id) ?? []), derived.get(a.id) ?? []),
-  );
-  if (changed) {
-    const stored = await storedDeviationsOf(
-      tx,
-      batch.map((a) => a.id),
-    );
-    await keepAutomaticDeviations(tx, batch, derived, stored, change);
-  }
+  const kept = deviationWrites(batch, derived, stored, change);
+  markOpenDeviations([...before.values()].flat(), openAsStored(stored));
+  markOpenDeviations([...after.values()].flat(), kept.open);
+  later.push(...kept.writes);
   later.push(...changesOf([...before.values()].flat(), [...after.values()].flat()));
 }
 

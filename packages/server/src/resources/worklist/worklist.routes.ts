@@ -116,7 +116,6 @@ const visit = lookup("visits", "visit_id");
 /** The row's automatic deviation (missed or out of window), if it has one: its open one first. */
 const automaticDeviationOf = `from protocol_deviations d where d.study_patient_id = vs.study_patient_id
   and d.visit_id = vs.visit_id and d.source = 'AUTOMATIC'`;
-const openDeviation = sql.raw(`select 1 ${automaticDeviationOf} and d.status = 'OPEN'`);
 const rowDeviation = (column: string) =>
   sql.raw(
     `(select d.${column} ${automaticDeviationOf} order by (d.status = 'OPEN') desc, d.id desc limit 1)`,
@@ -222,7 +221,7 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       unscheduled: is.unscheduled,
       missed: is.missed,
       // What happened and cannot be done any more, whose automatic deviation is still open.
-      "deviations-open": sql`(${is.missed} or ${is["out-of-window"]}) and exists(${openDeviation})`,
+      "deviations-open": sql`vs.deviation_open`,
     };
     const common = sql`vs.active and vs.sequence is not null and ${siteScope(user, q.siteId)}
       and ${q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`}

@@ -1,0 +1,2 @@
+ALTER TABLE "visit_schedule" ADD COLUMN "deviation_open" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "visit_schedule_deviations_open_idx" ON "visit_schedule" USING btree ("site_id","window_end","id") WHERE "visit_schedule"."active" and "visit_schedule"."sequence" is not null and "visit_schedule"."deviation_open";
