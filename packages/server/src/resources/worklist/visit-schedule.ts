@@ -468,6 +468,21 @@ export async function ensureVisitSchedules(db: Db): Promise<void> {
  * depend on the day: upcoming before their window, overdue after it, due inside it.
  */
 export function statePredicates(asOf: string, alias = "vs"): Record<VisitState, SQL> {
+  const parts = statePredicateParts(asOf, alias);
+  return Object.fromEntries(
+    Object.entries(parts).map(([state, each]) => [
+      state,
+      each.length === 1 ? (each[0] as SQL) : sql`(${sql.join(each, sql` or `)})`,
+    ]),
+  ) as Record<VisitState, SQL>;
+}
+
+/**
+ * statePredicates, each state's condition as the parts it is the OR of, each part within one kind:
+ * the worklist reads and counts each part as its own range of its (site, kind, window end) index,
+ * where their OR made PostgreSQL read every kind of the site.
+ */
+export function statePredicateParts(asOf: string, alias = "vs"): Record<VisitState, SQL[]> {
   const col = (name: string) => sql.raw(`${alias}.${name}`);
   // The kind as a literal, not a parameter: only then can a statement's generic plan (the worklist's,
   // named and planned once) use the worklist index, whose predicate excludes two kinds (decision 182).
@@ -476,17 +491,17 @@ export function statePredicates(asOf: string, alias = "vs"): Record<VisitState, 
   // A booking (or an arrival) whose day has passed without an outcome counts as not done
   // (bookingPassed): it is upcoming, due or overdue by its window, as an open visit is.
   const passed = sql`(${kind("booked")} and ${col("visit_date")} < ${day} and ${col("window_start")} is not null)`;
-  const notDone = sql`(${kind("open")} or ${passed})`;
+  const notDone = (when: SQL) => [sql`(${kind("open")} and ${when})`, sql`(${passed} and ${when})`];
   return {
-    done: kind("done"),
-    "out-of-window": kind("out-of-window"),
-    booked: sql`(${kind("booked")} and not ${passed})`,
-    "not-applicable": kind("not-applicable"),
-    unscheduled: kind("unscheduled"),
-    missed: kind("missed"),
-    upcoming: sql`(${notDone} and ${day} < ${col("window_start")})`,
-    overdue: sql`(${notDone} and ${day} > ${col("window_end")})`,
-    due: sql`(${notDone} and ${day} between ${col("window_start")} and ${col("window_end")})`,
+    done: [kind("done")],
+    "out-of-window": [kind("out-of-window")],
+    booked: [sql`(${kind("booked")} and not ${passed})`],
+    "not-applicable": [kind("not-applicable")],
+    unscheduled: [kind("unscheduled")],
+    missed: [kind("missed")],
+    upcoming: notDone(sql`${day} < ${col("window_start")}`),
+    overdue: notDone(sql`${day} > ${col("window_end")}`),
+    due: notDone(sql`${day} between ${col("window_start")} and ${col("window_end")}`),
   };
 }
 

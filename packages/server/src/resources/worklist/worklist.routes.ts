@@ -38,7 +38,7 @@ import {
 } from "../resource";
 import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
-import { bookingPassedSql, statePredicates } from "./visit-schedule";
+import { bookingPassedSql, statePredicateParts } from "./visit-schedule";
 
 const isoDate = (name: string) =>
   z.string().refine(isValidIsoDate, `${name} must be a real date written as yyyy-MM-dd`).optional();
@@ -209,20 +209,33 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     const states: WorklistState[] = q.state
       ? [...new Set(q.state.split(",") as WorklistState[])]
       : [...defaultWorklistStates];
-    const is = statePredicates(asOf);
+    const is = statePredicateParts(asOf);
     const opensBy = sql`(vs.window_start is null or vs.window_start <= ${to}::date)`;
-    // Each state's rows: its rule, the horizon, and bounds the rule implies that the index can use.
-    const rowsOf: Record<WorklistState, SQL> = {
+    const each = (parts: SQL[], bounds: SQL) => parts.map((part) => sql`${part} and ${bounds}`);
+    // Each state's rows, as parts of one kind each (each its own index range): its rule, the horizon,
+    // and bounds the rule implies that the index can use.
+    const parted: Record<WorklistState, SQL[]> = {
       overdue: is.overdue,
-      due: sql`${is.due} and vs.window_end between ${asOf}::date and ${asOf}::date + ${widestWindow}`,
-      upcoming: sql`${is.upcoming} and vs.window_start <= ${to}::date
+      due: each(is.due, sql`vs.window_end between ${asOf}::date and ${asOf}::date + ${widestWindow}`),
+      upcoming: each(
+        is.upcoming,
+        sql`vs.window_start <= ${to}::date
         and vs.window_end > ${asOf}::date and vs.window_end <= ${to}::date + ${widestWindow}`,
-      booked: sql`${is.booked} and ${opensBy}`,
+      ),
+      booked: each(is.booked, opensBy),
       unscheduled: is.unscheduled,
       missed: is.missed,
       // What happened and cannot be done any more, whose automatic deviation is still open.
-      "deviations-open": sql`vs.deviation_open`,
+      "deviations-open": [sql`vs.deviation_open`],
     };
+    // A search reads its few patients' rows by patient: there each state is one read, its parts OR-ed.
+    const searched = Boolean((q.search ?? q.searchTerm)?.trim());
+    const rowsOf = Object.fromEntries(
+      Object.entries(parted).map(([state, parts]) => [
+        state,
+        searched && parts.length > 1 ? [sql`(${sql.join(parts, sql` or `)})`] : parts,
+      ]),
+    ) as Record<WorklistState, SQL[]>;
     const common = sql`vs.active and vs.sequence is not null and ${siteScope(user, q.siteId)}
       and ${q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`}
       and ${await searchWords(deps.db, q.search ?? q.searchTerm)}`;
@@ -234,8 +247,13 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
           : `${alias}.window_end asc nulls last, ${alias}.id asc`,
       );
     const counted = (state: WorklistState) =>
-      sql`(select count(*)::int from (select 1 from visit_schedule vs
-        where ${rowsOf[state]} and ${common} limit ${whole(countBound + 1)}) c) as ${sql.identifier(countKey(state))}`;
+      sql`least(${sql.join(
+        rowsOf[state].map(
+          (part) => sql`(select count(*)::int from (select 1 from visit_schedule vs
+            where ${part} and ${common} limit ${whole(countBound + 1)}) c)`,
+        ),
+        sql` + `,
+      )}, ${whole(countBound + 1)}) as ${sql.identifier(countKey(state))}`;
     const countFields = sql.join(worklistStates.map(counted), sql`, `);
     /**
      * Rows in order: each asked state's first rows (after `after`, if given), merged; `withCounts`
@@ -250,12 +268,14 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     ) => {
       // A deviations-open row is in the state of its visit (missed or out of window); a union, not
       // union all, so a missed row asked for under both chips comes once.
-      const branches = states.map(
-        (state) => sql`(select vs.id, vs.window_end, ${
-          state === "deviations-open" ? sql`vs.kind::text` : sql`${state}::text`
-        } as state from visit_schedule vs
-          where ${rowsOf[state]} and ${common} and ${after}
+      const branches = states.flatMap((state) =>
+        rowsOf[state].map(
+          (part) => sql`(select vs.id, vs.window_end, ${
+            state === "deviations-open" ? sql`vs.kind::text` : sql`${state}::text`
+          } as state from visit_schedule vs
+          where ${part} and ${common} and ${after}
           order by ${order("vs")} limit ${whole(offset + limit)})`,
+        ),
       );
       return queryRows<WorklistRow & Counts & { keysetWindowEnd: string | null; keysetId: number }>(
         db,
