@@ -273,7 +273,9 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
           `insert into protocol_deviations (uuid, site_id, patient_id, study_id, study_patient_id, visit_id,
              patient_visit_id, kind, source, detected_on, days_outside, description)
            values ($1, $2, $3, $4, $5, $6, $7, 'OUT_OF_WINDOW', 'AUTOMATIC', current_date, $8::date - $9::date, $10)
-           on conflict (study_patient_id, visit_id, kind) where source = 'AUTOMATIC' do nothing
+           on conflict (study_patient_id, visit_id, kind) where source = 'AUTOMATIC'
+             do update set patient_visit_id = excluded.patient_visit_id,
+               version = protocol_deviations.version + 1, updated_at = now()
            returning *`,
           [
             uuid,
@@ -288,12 +290,18 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
             "Visit completed 2 days after its window closed.",
           ],
         );
-        // A visit saved again (the bench's turns come round) keeps its one deviation.
-        if (!deviation) return;
+        // A visit saved again (the bench's turns come round) keeps its one deviation, which now names the
+        // new record (the one that counts), as the server's does: an update, audited like a create.
         await query(
           `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
-           values ($1, 'protocol-deviations', $2, 'create', $3, $4)`,
-          [newUuid(), uuid, JSON.stringify(deviation), f.siteId],
+           values ($1, 'protocol-deviations', $2, $3, $4, $5)`,
+          [
+            newUuid(),
+            deviation.uuid,
+            deviation.version === 1 ? "create" : "update",
+            JSON.stringify(deviation),
+            f.siteId,
+          ],
         );
       }),
   });
