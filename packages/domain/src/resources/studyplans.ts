@@ -8,7 +8,7 @@ import {
 } from "../constants";
 import { idRef, recordMeta } from "../schema";
 import { validator } from "../validation";
-import { count } from "./fields";
+import { count, viewTexts } from "./fields";
 
 /** One step of a plan: from a visit to the next used one (null for the last visit). */
 export type ScheduleEntry = {
@@ -51,6 +51,8 @@ export const studyplanSchema = z.strictObject({
   studyUuid: z.string().max(80).nullish(),
   calculationMode: z.enum(calculationModes).optional(),
   schedule: z.array(scheduleEntrySchema).max(500),
+  // Read-only view field; accepted so a loaded plan can be sent back whole, as every record can (issue 46).
+  ...viewTexts("studyName"),
 });
 export type StudyplanInput = z.infer<typeof studyplanSchema>;
 
