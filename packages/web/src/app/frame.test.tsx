@@ -37,6 +37,18 @@ describe("home (spec §1)", () => {
 });
 
 describe("frame", () => {
+  it("offers Skip to content as the first stop of the keyboard, moving the focus to the screen (issue 46)", async () => {
+    fakeServer(signedInHandlers());
+    renderApp("/therapy-categories");
+    await screen.findByRole("heading", { name: "Therapy categories list" });
+    (document.activeElement as HTMLElement | null)?.blur();
+    await userEvent.tab();
+    const skip = screen.getByRole("link", { name: "Skip to content" });
+    expect(skip).toHaveFocus();
+    await userEvent.keyboard("{Enter}");
+    expect(screen.getByRole("main")).toHaveFocus();
+  });
+
   it("shows the server's menu with groups, links and the active entry, and the version label", async () => {
     fakeServer(signedInHandlers());
     renderApp("/therapy-categories");

@@ -45,6 +45,17 @@ export function Frame({ children }: { children?: ReactNode }) {
   }, [desktop, setOpen]);
   return (
     <ActiveSiteProvider>
+      {/* The first stop of the keyboard: past the menu and the top bar to the screen (issue 46). */}
+      <a
+        href="#main-content"
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 font-medium text-blue-800 shadow focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
+      >
+        Skip to content
+      </a>
       <div className="flex h-dvh bg-gray-50 text-gray-900">
         {open && !desktop && (
           <div aria-hidden className="fixed inset-0 z-30 bg-gray-900/30" onClick={() => setOpen(false)} />
@@ -90,7 +101,12 @@ export function Frame({ children }: { children?: ReactNode }) {
               {versionLabel}
             </span>
           </header>
-          <main ref={main} className="min-w-0 flex-1 overflow-auto p-4">
+          <main
+            ref={main}
+            id="main-content"
+            tabIndex={-1}
+            className="min-w-0 flex-1 overflow-auto p-4 outline-none"
+          >
             {children ?? <Outlet />}
           </main>
         </div>
