@@ -1,5 +1,5 @@
 import type { Locator } from "@playwright/test";
-import { admin, expect, type Page, staff, test, unique } from "./fixtures";
+import { admin, expect, type Page, signIn, staff, test, unique } from "./fixtures";
 
 /**
  * A person using only the keyboard (DESIGN §5): no click and no fill in these tests, only Tab,
@@ -164,4 +164,18 @@ test("Record visit pressed on the worklist hands the focus to the visit form's h
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/worklist$/);
   await expect(page.getByRole("heading", { name: "Worklist" })).toBeFocused();
+});
+
+test("Skip to content is the first stop of the keyboard and takes the focus past the menu to the screen", async ({
+  page,
+}) => {
+  await signIn(page, "/therapy-categories");
+  await expect(page.getByRole("heading", { name: "Therapy categories" })).toBeVisible();
+  await page.locator("body").focus();
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("main")).toBeFocused();
 });

@@ -45,13 +45,10 @@ export function Frame({ children }: { children?: ReactNode }) {
   }, [desktop, setOpen]);
   return (
     <ActiveSiteProvider>
-      {/* The first stop of the keyboard: past the menu and the top bar to the screen (issue 46). */}
+      {/* The first stop of the keyboard: past the menu and the top bar to the screen (issue 46); the
+          browser moves the focus to the target, which takes it (tabIndex -1). */}
       <a
         href="#main-content"
-        onClick={(event) => {
-          event.preventDefault();
-          main.current?.focus();
-        }}
         className="sr-only z-50 rounded-md bg-white px-3 py-2 font-medium text-blue-800 shadow focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
       >
         Skip to content
