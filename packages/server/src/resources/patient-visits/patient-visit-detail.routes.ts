@@ -130,27 +130,10 @@ async function visitOptions(
         patientVisitUuid: record?.patientVisitUuid ?? null,
         patientVisitVersion: record?.patientVisitVersion ?? null,
         ...window,
+        // As the form lists them: without what only counting them needed.
         records: records
           .filter((r) => r.visitId === visit.visitId)
-          .map(
-            ({
-              patientVisitId,
-              patientVisitUuid,
-              visitDate,
-              visitTime,
-              visitStatus,
-              visitResult,
-              notes,
-            }) => ({
-              patientVisitId,
-              patientVisitUuid,
-              visitDate,
-              visitTime,
-              visitStatus,
-              visitResult,
-              notes,
-            }),
-          ),
+          .map(({ id: _, visitId: __, patientVisitVersion: ___, ...shown }) => shown),
         deviations: deviations.filter((d) => d.visitId === visit.visitId),
       };
       return [String(visit.visitId), option];

@@ -145,6 +145,37 @@ export function useStudiesOf(patientId: number | null | undefined) {
   });
 }
 
+/** The Study select of a form that names a patient first: that patient's studies (spec §7). */
+export function PatientStudyField({
+  patientId,
+  studyId,
+  error,
+  onChange,
+}: {
+  patientId: number | null | undefined;
+  studyId: number | null | undefined;
+  error?: string;
+  onChange: (studyId: number | null) => void;
+}) {
+  const studies = useStudiesOf(patientId);
+  return (
+    <Field id={fieldId("studyId")} label="Study" required error={error}>
+      {(control) => (
+        <SearchableSelect
+          {...control}
+          options={studies.data ?? []}
+          loading={Boolean(patientId) && studies.isPending}
+          disabled={!patientId}
+          value={studyId}
+          onChange={(value) => onChange(value as number | null)}
+          placeholder={patientId ? "Type to select a study ..." : "Select a patient first"}
+          emptyText="No item found"
+        />
+      )}
+    </Field>
+  );
+}
+
 /**
  * The study's visits with the patient's data for each (GET patient-visit-detail, spec §7): the record
  * that counts, every record and the visit's deviations (issue 43).
@@ -336,7 +367,6 @@ export function PatientVisitFields({
 }) {
   const [onlyAssigned, setOnlyAssigned] = useState(true);
   const data = form.formData;
-  const studies = useStudiesOf(data.patientId);
   const visitOptions = useVisitOptions(data.patientId, data.studyId);
   const visitsById = new Map((visitOptions.data ?? []).map((v) => [v.visitId, v]));
   const chosen = visitsById.get(data.visitId ?? -1);
@@ -381,20 +411,12 @@ export function PatientVisitFields({
           onCheckedChange={setOnlyAssigned}
         />
       </div>
-      <Field id={fieldId("studyId")} label="Study" required error={form.errors.studyId}>
-        {(control) => (
-          <SearchableSelect
-            {...control}
-            options={studies.data ?? []}
-            loading={Boolean(data.patientId) && studies.isPending}
-            disabled={!data.patientId}
-            value={data.studyId}
-            onChange={(studyId) => reset(chooseStudy(data, studyId))}
-            placeholder={data.patientId ? "Type to select a study ..." : "Select a patient first"}
-            emptyText="No item found"
-          />
-        )}
-      </Field>
+      <PatientStudyField
+        patientId={data.patientId}
+        studyId={data.studyId}
+        error={form.errors.studyId}
+        onChange={(studyId) => reset(chooseStudy(data, studyId))}
+      />
       <Field id={fieldId("visitId")} label="Visit" required error={form.errors.visitId}>
         {(control) => (
           <SearchableSelect

@@ -24,7 +24,7 @@ import type { FormApi } from "../../screens/useFormState";
 import { Field } from "../../ui/field";
 import { Input } from "../../ui/input";
 import { SearchableSelect } from "../../ui/select";
-import { patientLookup, useStudiesOf, useVisitOptions } from "../patient-visits/patient-visit-screens";
+import { PatientStudyField, patientLookup, useVisitOptions } from "../patient-visits/patient-visit-screens";
 import { DeviationStatusBadge, kindLabel, SeverityBadge, severityLabel } from "./deviation-parts";
 
 /**
@@ -112,7 +112,6 @@ const patientText = (data: Row) =>
 /** The patient, study, visit and kind staff choose for a deviation they enter by hand. */
 function ManualChoices({ form, site }: { form: FormApi<DeviationForm>; site: SiteOption }) {
   const data = form.formData;
-  const studies = useStudiesOf(data.patientId);
   const visits = useVisitOptions(data.patientId, data.studyId);
   const patientField: FieldSpec = {
     name: "patientId",
@@ -140,20 +139,12 @@ function ManualChoices({ form, site }: { form: FormApi<DeviationForm>; site: Sit
       <div className="md:col-span-2">
         <FormField spec={patientField} form={patientForm} />
       </div>
-      <Field id={fieldId("studyId")} label="Study" required error={form.errors.studyId}>
-        {(control) => (
-          <SearchableSelect
-            {...control}
-            options={studies.data ?? []}
-            loading={Boolean(data.patientId) && studies.isPending}
-            disabled={!data.patientId}
-            value={data.studyId}
-            onChange={(studyId) => form.setFormData({ ...data, studyId, visitId: null })}
-            placeholder={data.patientId ? "Type to select a study ..." : "Select a patient first"}
-            emptyText="No item found"
-          />
-        )}
-      </Field>
+      <PatientStudyField
+        patientId={data.patientId}
+        studyId={data.studyId}
+        error={form.errors.studyId}
+        onChange={(studyId) => form.setFormData({ ...data, studyId, visitId: null })}
+      />
       <Field id={fieldId("visitId")} label="Visit" error={form.errors.visitId}>
         {(control) => (
           <SearchableSelect
