@@ -13,8 +13,14 @@ describe.each(databaseKinds)("partners on %s", (kind) => {
     () => admin,
   );
 
-  it("creates and updates a partner; code upper-cased and cut to 3, flags kept", async () => {
-    const input = partnerInput({ name: "Quintiles Hungary", code: "qtlx", cro: true });
+  it("creates and updates a partner; code upper-cased, flags kept", async () => {
+    // A code longer than the input keeps is refused on the field, never stored cut (issue 46).
+    const long = await create(partnerInput({ name: "Quintiles Hungary", code: "qtlx", cro: true }));
+    expect(long.status).toBe(400);
+    expect(long.body.header.fieldErrors).toEqual([
+      { field: "code", message: "Must be at most 3 characters" },
+    ]);
+    const input = partnerInput({ name: "Quintiles Hungary", code: "qtl", cro: true });
     const res = await create(input);
     expectCreated(res, input.uuid, {
       name: "Quintiles Hungary",

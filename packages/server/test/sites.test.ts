@@ -13,11 +13,18 @@ describe.each(databaseKinds)("sites on %s", (kind) => {
     () => admin,
   );
 
-  it("creates a site with every field; code upper-cased and cut to 5, barcode prefix stored ending in -", async () => {
+  it("creates a site with every field; code upper-cased, barcode prefix stored ending in -", async () => {
+    // A code or prefix longer than its input keeps is refused on the field, never stored cut (issue 46).
+    const long = await create(siteInput({ code: "szgd12", barcodePrefix: "szgdx" }));
+    expect(long.status).toBe(400);
+    expect(long.body.header.fieldErrors).toEqual([
+      { field: "code", message: "Must be at most 5 characters" },
+      { field: "barcodePrefix", message: "Must be at most 4 letters and numbers" },
+    ]);
     const input = siteInput({
       name: "Szeged Clinical Unit",
       shortName: "Szeged CU",
-      code: "szgd12",
+      code: "szgd1",
       barcodePrefix: "sz!gd",
       address: "Tisza Lajos krt. 107.",
       city: "Szeged",

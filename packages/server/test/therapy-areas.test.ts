@@ -21,8 +21,14 @@ describe.each(databaseKinds)("therapy areas on %s", (kind) => {
   const list = (query: string) =>
     t.request<ListData<TherapyArea>>({ method: "GET", url: `${url}?${query}`, session: user });
 
-  it("creates an area and answers it with its category name; the code is upper-cased and cut to 3", async () => {
-    const input = therapyAreaInput(oncology.id, { name: "Breast cancer", code: "brca" });
+  it("creates an area and answers it with its category name; the code is upper-cased", async () => {
+    // A code longer than 3 is refused on the field, never stored cut (issue 46).
+    const long = await create(therapyAreaInput(oncology.id, { name: "Breast cancer", code: "brca" }));
+    expect(long.status).toBe(400);
+    expect(long.body.header.fieldErrors).toEqual([
+      { field: "code", message: "Must be at most 3 characters" },
+    ]);
+    const input = therapyAreaInput(oncology.id, { name: "Breast cancer", code: "brc" });
     const res = await create(input);
     expectCreated(res, input.uuid, {
       name: "Breast cancer",

@@ -22,8 +22,14 @@ describe.each(databaseKinds)("therapy categories on %s", (kind) => {
       session: user,
     });
 
-  it("creates with the client's uuid, upper-cases and cuts the code, and answers the saved record", async () => {
-    const input = therapyCategoryInput({ name: "Dermatology", code: "derm" });
+  it("creates with the client's uuid, upper-cases the code, and answers the saved record", async () => {
+    // A code longer than 3 is refused on the field, never stored cut (issue 46).
+    const long = await create(therapyCategoryInput({ name: "Dermatology", code: "derm" }));
+    expect(long.status).toBe(400);
+    expect(long.body.header.fieldErrors).toEqual([
+      { field: "code", message: "Must be at most 3 characters" },
+    ]);
+    const input = therapyCategoryInput({ name: "Dermatology", code: "der" });
     const res = await create(input);
     expectCreated(res, input.uuid, {
       name: "Dermatology",

@@ -6,6 +6,13 @@ describe("partners", () => {
     expect(normalizePartner({ name: "Acme", code: "acme" }).code).toBe("ACM");
   });
 
+  it("refuses a code sent longer than 3 rather than keeping it cut (issue 46)", () => {
+    const parsed = partnerSchema.safeParse({ name: "Acme", code: "ACME" });
+    expect(parsed.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["code", "Must be at most 3 characters"],
+    ]);
+  });
+
   it("takes the CRO and sponsor flags as booleans only", () => {
     expect(partnerSchema.safeParse({ name: "A", code: "AB", cro: true, sponsor: false }).success).toBe(true);
     expect(partnerSchema.safeParse({ name: "A", code: "AB", cro: "yes" }).success).toBe(false);

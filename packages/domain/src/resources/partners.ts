@@ -18,7 +18,9 @@ export const partnerCodeMaxLength = 3;
 export const partnerSchema = z.strictObject({
   ...recordMeta,
   name: text(),
-  code: text(),
+  // At most 3 on the wire too: the normaliser cuts what is typed, but a longer code sent is refused,
+  // never stored cut (issue 46).
+  code: text(partnerCodeMaxLength),
   cro: flag().optional(),
   sponsor: flag().optional(),
 });

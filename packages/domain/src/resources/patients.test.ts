@@ -40,6 +40,32 @@ describe("patients", () => {
     ).toEqual({});
   });
 
+  it("refuses a phone number that is not valid for its country, on its value (issue 46)", () => {
+    const withPhones = (...values: string[]) =>
+      ({
+        ...named(),
+        contacts: values.map((value) => ({ id: null, contactType: "PHONE", value, notes: "" })),
+      }) as never;
+    // "12" is saved as "+12": no country has such a number.
+    expect(validatePatient(preparePatientForSave(withPhones("12"), "HU"))).toEqual({
+      "contacts.0.value": "Phone number is not valid",
+    });
+    expect(validatePatient(withPhones("+36 30 123 4567", "+36 1 234"))).toEqual({
+      "contacts.1.value": "Phone number is not valid",
+    });
+    expect(validatePatient(withPhones("+1 212 555 0100"))).toEqual({});
+    // Other characters are the schema's to refuse ("Only digits, plus and spaces").
+    expect(validatePatient(withPhones("call me"))).toEqual({});
+  });
+
+  it("keeps a one-digit country code on save: +1 stays +1 (issue 46)", () => {
+    const patient = {
+      ...named(),
+      contacts: [{ id: null, contactType: "PHONE" as const, value: "+1 212 555 0100", notes: "" }],
+    };
+    expect(preparePatientForSave(patient, "HU").contacts?.[0].value).toBe("+1 212 555 0100");
+  });
+
   it("normalises phones on save as numbers of the site's country", () => {
     const patient = {
       ...named(),

@@ -14,7 +14,13 @@ import {
   type Sex,
   sexValues,
 } from "../constants";
-import { contactNotesInput, contactValueInput, isEmail, normalizePhone } from "../rules/contacts";
+import {
+  contactNotesInput,
+  contactValueInput,
+  isEmail,
+  isPhoneNumber,
+  normalizePhone,
+} from "../rules/contacts";
 import { type BirthDateRule, birthDateError, birthDateMask } from "../rules/dates";
 import { idRef, recordMeta, text } from "../schema";
 import { type FieldErrors, required, validator } from "../validation";
@@ -129,6 +135,7 @@ export type PatientContactInput = PatientInput["contacts"][number];
 type PatientForm = Partial<PatientInput>;
 
 export const emailContactInvalidMessage = "Email is not valid";
+export const phoneContactInvalidMessage = "Phone number is not valid";
 
 const requiredPatientFields = validator<PatientForm>(
   required("patientDetail.firstName", "First name is required"),
@@ -141,10 +148,16 @@ const requiredPatientFields = validator<PatientForm>(
  */
 export function validatePatient(data: PatientForm, birthDates?: BirthDateRule): FieldErrors {
   const errors = requiredPatientFields(data);
-  // An e-mail contact must look like one (issue 15), on the client and the server alike.
+  // An e-mail contact must look like one (issue 15), and a phone must be a number the phone library
+  // finds valid for its country (issue 46: "12" was saved as "+12"), on the client and the server
+  // alike. A phone with other characters or too long is the schema's to refuse, with its message.
   data.contacts?.forEach((contact, index) => {
-    if (contact.contactType === "EMAIL" && contact.value?.trim() && !isEmail(contact.value))
+    const value = typeof contact.value === "string" ? contact.value.trim() : "";
+    if (contact.contactType === "EMAIL" && value && !isEmail(value))
       errors[`contacts.${index}.value`] = emailContactInvalidMessage;
+    const phoneShaped = value.length <= phoneContactMaxLength && /^[\d+ ]+$/.test(value);
+    if (contact.contactType === "PHONE" && phoneShaped && !isPhoneNumber(value))
+      errors[`contacts.${index}.value`] = phoneContactInvalidMessage;
   });
   const birthDate = birthDates ? birthDateError(data.patientDetail?.birthDate, birthDates) : null;
   if (birthDate) errors["patientDetail.birthDate"] = birthDate;

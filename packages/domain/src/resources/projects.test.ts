@@ -28,6 +28,22 @@ const valid = () => {
 };
 
 describe("projects", () => {
+  it("refuses an official URL that is not an http or https web address (issue 46)", () => {
+    const withUrl = (officialUrl: string) =>
+      validateProject({ ...valid(), details: { ...valid().details, officialUrl } });
+    const message = "Official URL must be a web address starting with http:// or https://";
+    for (const url of ["https://clinicaltrials.gov/study/NCT01234567", "http://example.org", ""])
+      expect(withUrl(url)).toEqual({});
+    for (const url of [
+      "javascript:alert(1)",
+      "ftp://example.org/trial",
+      "clinicaltrials.gov",
+      "https://",
+      "https://a b.org",
+    ])
+      expect(withUrl(url)).toEqual({ "details.officialUrl": message });
+  });
+
   it("gives every required message, keyed by field path, in the spec's order", () => {
     const errors = validateProject({ ...emptyProject(), internalCode: "" });
     expect(Object.entries(errors)).toEqual([

@@ -144,6 +144,23 @@ export function readFinanceInput(raw: string, field: FinanceNumberField): Financ
   return { text, value: Number(text), error: null };
 }
 
+export const officialUrlInvalidMessage =
+  "Official URL must be a web address starting with http:// or https://";
+
+/**
+ * The official URL, when given, is a web address a browser opens: http or https with a host, and no
+ * spaces (issue 46: "javascript:…" or "ftp://…" were kept and shown as the trial's page).
+ */
+export function isWebAddress(value: string): boolean {
+  if (!/^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
 /** A finance field holding refused text (see readFinanceInput) says why. */
 const financeNumbersRead = (data: ProjectForm): FieldErrors =>
   Object.fromEntries(
@@ -165,6 +182,14 @@ export const validateProject = validator<ProjectForm>(
   required("projectStatusId", "Status is required"),
   required("siteIds", "At least one site is required"),
   financeNumbersRead,
+  check(
+    "details.officialUrl",
+    (data) => {
+      const url = data.details?.officialUrl?.trim();
+      return !url || isWebAddress(url);
+    },
+    officialUrlInvalidMessage,
+  ),
   check(
     "finance.paidPercentage",
     (data) => Number(data.finance?.paidPercentage ?? 0) <= paidPercentageMax,

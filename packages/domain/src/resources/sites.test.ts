@@ -27,6 +27,20 @@ describe("sites", () => {
     expect(site.countryCode).toBe("HU");
   });
 
+  it("refuses a code or barcode prefix sent longer than its input keeps, rather than cutting it (issue 46)", () => {
+    const site = { name: "Budapest Clinic", shortName: "Budapest", code: "BUD", barcodePrefix: "BUD-" };
+    const refused = (changes: object) =>
+      siteSchema
+        .safeParse({ ...site, ...changes })
+        .error?.issues.map((issue) => [issue.path.join("."), issue.message]);
+    expect(refused({})).toBeUndefined();
+    expect(refused({ code: "BUD01X" })).toEqual([["code", "Must be at most 5 characters"]]);
+    expect(refused({ barcodePrefix: "BUDAP" })).toEqual([
+      ["barcodePrefix", "Must be at most 4 letters and numbers"],
+    ]);
+    expect(refused({ barcodePrefix: "QA-9X" })).toBeUndefined();
+  });
+
   it("stores the barcode prefix ending in one separator", () => {
     expect(barcodePrefixWithSeparator("bud")).toBe("BUD-");
     expect(barcodePrefixWithSeparator("BUD-")).toBe("BUD-");

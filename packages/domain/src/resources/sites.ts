@@ -27,8 +27,16 @@ export const siteSchema = z.strictObject({
   ...recordMeta,
   name: text(),
   shortName: text(),
-  code: text(),
-  barcodePrefix: text(barcodePrefixMaxLength).nullish(),
+  // Codes sent longer than their inputs keep are refused, never stored cut (issue 46): the code at 5,
+  // the barcode prefix at 4 letters and numbers before its separator.
+  code: text(siteCodeMaxLength),
+  barcodePrefix: text(barcodePrefixMaxLength)
+    .refine(
+      (prefix) =>
+        prefix.replace(/[^A-Za-z0-9]/g, "").length <= barcodePrefixMaxLength - barcodeSeparator.length,
+      `Must be at most ${barcodePrefixMaxLength - barcodeSeparator.length} letters and numbers`,
+    )
+    .nullish(),
   address: text().nullish(),
   city: text().nullish(),
   countryCode: countryCode(),

@@ -18,7 +18,7 @@ export const therapyAreaCodeMaxLength = 3;
 export const therapyAreaSchema = z.strictObject({
   ...recordMeta,
   name: text(),
-  code: text(),
+  code: text(therapyAreaCodeMaxLength), // a longer code is refused, not stored cut (issue 46)
   therapyCategoryId: idRef().nullish(),
   // Read-only view field; accepted so a loaded record can be sent back whole.
   therapyCategoryName: z.string().nullish(),

@@ -11,7 +11,7 @@ export const therapyCategoryCodeMinLength = 2;
 export const therapyCategorySchema = z.strictObject({
   ...recordMeta,
   name: text(),
-  code: text(),
+  code: text(therapyCategoryCodeMaxLength), // a longer code is refused, not stored cut (issue 46)
 });
 export type TherapyCategoryInput = z.infer<typeof therapyCategorySchema>;
 

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contactNotesInput, contactValueInput, isEmail, normalizePhone, phoneInput } from "./contacts";
+import {
+  contactNotesInput,
+  contactValueInput,
+  isEmail,
+  isPhoneNumber,
+  normalizePhone,
+  phoneInput,
+} from "./contacts";
 
 describe("phone contact", () => {
   it("keeps digits, plus and spaces, at most 18", () => {
@@ -15,10 +22,16 @@ describe("phone contact", () => {
     ["+36 30 123 4567", "+36 30 123 4567"],
     ["+0036 1", "+36 1"],
     ["+36+30 1", "+3630 1"],
-    // A one-digit country code followed by a space is padded to two digits.
-    ["+1 555 0100", "+01 555 0100"],
-    ["001 555 0100", "+01 555 0100"],
+    // A one-digit country code stays one digit (issue 46: "+1 212 …" became "+01 212 …").
+    ["+1 212 555 0100", "+1 212 555 0100"],
+    ["001 212 555 0100", "+1 212 555 0100"],
+    ["1 212 555 0100", "+1 212 555 0100"],
+    ["+7 495 123 4567", "+7 495 123 45 67"],
+    ["+1 555 0100", "+1 555 0100"],
     ["+15550100", "+15550100"],
+    // A number saved padded before reads as the number it was.
+    ["+01 212 555 0100", "+1 212 555 0100"],
+    ["+07 495 123 45 67", "+7 495 123 45 67"],
     // A digit is never cut off to pad.
     ["+1 555 555 555 555", "+1 555 555 555 555"],
     // An empty value stays empty.
@@ -75,6 +88,29 @@ describe("phone contact", () => {
         },
       ),
     );
+  });
+});
+
+describe("a valid phone number (issue 46)", () => {
+  it.each([
+    ["+1 212 555 0100", true],
+    ["+36 30 123 4567", true],
+    ["+43 1 2345678", true],
+    ["+48 22 611 90 00", true],
+    // Too short for any country, or not a number of its country.
+    ["+12", false],
+    ["+36 1 234", false],
+    ["+01 212 555 0100", false],
+    ["+1 555 0100", false],
+    ["", false],
+  ])("%j is valid: %s", (phone, valid) => {
+    expect(isPhoneNumber(phone)).toBe(valid);
+  });
+
+  it("refuses what a typed 12 becomes, with or without the site's country", () => {
+    expect(isPhoneNumber(normalizePhone("12"))).toBe(false);
+    expect(isPhoneNumber(normalizePhone("12", "HU"))).toBe(false);
+    expect(isPhoneNumber(normalizePhone("06 30 123 4567", "HU"))).toBe(true);
   });
 });
 

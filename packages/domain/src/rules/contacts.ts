@@ -21,11 +21,12 @@ export function phoneInput(value: string): string {
  *   (Greece). Otherwise, and without a country, it gets a + in front ("36 1 234" → "+36 1 234");
  * - a number the library knows is written in its international format, spaces as it groups them,
  *   when that fits in 18 characters; others keep the user's spacing;
- * - "the country code padded to two digits": the country code is the digits between + and the
- *   first space; a one-digit code gets a leading zero ("+1 555 0100" → "+01 555 0100"), unless that
- *   would pass 18 characters. Without a space the code cannot be told from the number.
+ * - a country code keeps its own digits: "+1 212 555 0100" stays +1 (issue 46; the padding to two
+ *   digits of decision 38 made it "+01 …", which no one can dial). A number saved padded then
+ *   ("+01 212 555 0100") reads as the number it was, when the library knows it.
  * The result has only digits, plus and spaces and at most 18 characters, and running it again
- * changes nothing. It trims, so it is for blur and save; keystrokes use phoneInput.
+ * changes nothing. It trims, so it is for blur and save; keystrokes use phoneInput. Whether the
+ * number is a real one is isPhoneNumber's question, asked on save.
  */
 export function normalizePhone(value: string, defaultCountry?: string | null): string {
   let phone = phoneInput(value).trim();
@@ -36,11 +37,19 @@ export function normalizePhone(value: string, defaultCountry?: string | null): s
   if (local) phone = local;
   else {
     if (!phone.startsWith("+")) phone = `+${phone}`;
-    phone = readPhone(phone) ?? phone;
+    // Only 1 (North America) and 7 (Russia, Kazakhstan) are one-digit codes that padding made "+01"/"+07".
+    const unpadded = /^\+0[17] /.test(phone) ? readPhone(`+${phone.slice(2)}`) : null;
+    phone = unpadded ?? readPhone(phone) ?? phone;
   }
-  // No country code starts with 0, so "+0 …" is not padded (it would read as a 00 prefix next time).
-  const padded = phone.replace(/^\+([1-9]) /, "+0$1 ");
-  return (padded.length <= phoneContactMaxLength ? padded : phone).slice(0, phoneContactMaxLength);
+  return phone.slice(0, phoneContactMaxLength);
+}
+
+/**
+ * Whether a kept phone number (international, as normalizePhone gives it) is one that
+ * libphonenumber-js finds valid for its country: "+12" and "+36 1 234" are not (issue 46).
+ */
+export function isPhoneNumber(value: string): boolean {
+  return parsePhoneNumberFromString(value.trim())?.isValid() ?? false;
 }
 
 /**

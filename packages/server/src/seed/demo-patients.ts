@@ -89,7 +89,7 @@ const people: Record<
       ["Piaseczno", "05-500"],
     ],
     streets: ["ul. Banacha", "ul. Marszałkowska", "ul. Puławska", "al. Jerozolimskie"],
-    phone: "+48 601",
+    phone: "+48 60", // + 7 digits: a Polish mobile number has 9
     people: [
       ["Piotr", "Nowak", "MALE"],
       ["Agnieszka", "Kowalska", "FEMALE"],
