@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -68,6 +68,17 @@ const alive = (pid: number) => {
   }
 };
 
+/** The pid a data folder's lock names (its first line). */
+const lockOwner = (dataDir: string) =>
+  Number(readFileSync(path.join(dataDir, lockFileName), "utf8").split("\n")[0]);
+
+/** The pid of a process that has ended: a lock naming it is stale. */
+const deadPid = () =>
+  Number(
+    spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" })
+      .stdout,
+  );
+
 afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.pid) child.kill("SIGKILL");
 });
@@ -81,7 +92,7 @@ describe("one process per embedded data folder", () => {
     const first = launch(command, args, { DATA_DIR: dataDir });
     await first.ready;
     // The lock names the live server process.
-    expect(alive(Number(readFileSync(path.join(dataDir, lockFileName), "utf8")))).toBe(true);
+    expect(alive(lockOwner(dataDir))).toBe(true);
 
     const second = launch(command, args, { DATA_DIR: dataDir });
     expect(await second.exited).not.toBe(0);
@@ -102,6 +113,87 @@ describe("one process per embedded data folder", () => {
     expect(after.output).toContain("Administrator late@example.com created.");
     expect(after.code).toBe(0);
   }, 120_000);
+
+  it("lets exactly one of several processes take over a dead owner's lock at the same moment (issue 46)", async () => {
+    // Long-lived processes, each locking the folder when told, all at the same instant (each spins
+    // to it on the shared clock), so that their takeovers of the stale lock overlap.
+    const script = path.join(dataDir, "contender.mjs");
+    writeFileSync(
+      script,
+      `import { lockDataDir } from ${JSON.stringify(path.join(root, "packages/server/src/db/data-dir-lock.ts"))};
+      let release = null;
+      process.on("message", (message) => {
+        if (message.at) {
+          while (performance.timeOrigin + performance.now() < message.at) {}
+          try {
+            release = lockDataDir(message.dir);
+            process.send({ won: true });
+          } catch (error) {
+            process.send({ won: false, message: error.message });
+          }
+        } else if (message.release) {
+          release?.();
+          release = null;
+          process.send({ released: true });
+        } else process.exit(0);
+      });
+      process.send({ ready: true });`,
+    );
+    const contenders = Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, ["--import", "tsx", script], {
+        cwd: root,
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      });
+      started.push(child);
+      return child;
+    });
+    const next = (child: ChildProcess) =>
+      new Promise<{ won?: boolean; message?: string }>((resolve) => child.once("message", resolve));
+    await Promise.all(contenders.map(next));
+    const folder = mkdtempSync(path.join(os.tmpdir(), "trialdesk-race-"));
+    try {
+      const dead = deadPid();
+      // Per round, how many took the lock and what the others were told.
+      const rounds: { winners: number; refusals: string[] }[] = [];
+      for (let round = 0; round < 60; round++) {
+        // A lock left by a process killed with kill -9: as an older Trialdesk wrote it, or as now.
+        const stale = round % 2 === 0 ? String(dead) : `${dead}\n0123456789abcdef\n`;
+        writeFileSync(path.join(folder, lockFileName), stale);
+        const at = Date.now() + 40;
+        const answers = contenders.map(next);
+        for (const child of contenders) child.send({ at, dir: folder });
+        const results = await Promise.all(answers);
+        rounds.push({
+          winners: results.filter((result) => result.won).length,
+          refusals: results.flatMap((result) => (result.won ? [] : [result.message ?? ""])),
+        });
+        const released = contenders.map(next);
+        for (const child of contenders) child.send({ release: true });
+        await Promise.all(released);
+        expect(existsSync(path.join(folder, lockFileName))).toBe(false);
+      }
+      expect(rounds.filter((round) => round.winners !== 1)).toEqual([]);
+      for (const { refusals } of rounds)
+        for (const refusal of refusals) expect(refusal).toContain(`The data folder ${folder} is in use`);
+      // No takeover mark or half-written lock is left behind.
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      for (const child of contenders) child.send({ exit: true });
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("says a lock naming a live process that is no Trialdesk may be stale, and which file to delete", () => {
+    // This test's own process is alive and holds no data folder: its pid is taken by something else.
+    writeFileSync(path.join(dataDir, lockFileName), String(process.pid));
+    const admin = run("create-admin", ["other@example.com", "Tidy-Heron-417"], { DATA_DIR: dataDir });
+    expect(admin.code).not.toBe(0);
+    expect(admin.output).toContain(
+      `The data folder ${dataDir} is in use by another Trialdesk process (pid ${process.pid})`,
+    );
+    expect(admin.output).toContain(`the lock may be stale: delete ${path.join(dataDir, lockFileName)}`);
+    rmSync(path.join(dataDir, lockFileName));
+  }, 60_000);
 
   it("takes over the lock of a process that died without releasing it (kill -9)", async () => {
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
@@ -172,7 +264,7 @@ describe("signals to npm start", () => {
       try {
         const npm = launches[signal]({ DATA_DIR: dataDir, WEB_DIST: "/nonexistent-web-dist" });
         await npm.ready;
-        const serverPid = Number(readFileSync(path.join(dataDir, lockFileName), "utf8"));
+        const serverPid = lockOwner(dataDir);
         const inFlight = slowSignIn(npm.port);
         await inFlight.accepted;
 
