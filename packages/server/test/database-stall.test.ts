@@ -110,3 +110,40 @@ describe.skipIf(!adminUrl)("a PostgreSQL that stops answering", () => {
     expect((await health()).status).toBe(200);
   }, 60_000);
 });
+
+describe.skipIf(!adminUrl)("a PostgreSQL that refuses the connection (issue 46)", () => {
+  const refusing = (change: (url: URL) => void) => {
+    const url = new URL(adminUrl as string);
+    change(url);
+    return url.toString();
+  };
+  it.each([
+    [
+      "nothing listens on its port",
+      refusing((url) => Object.assign(url, { hostname: "127.0.0.1", port: "1" })),
+    ],
+    [
+      "its database does not exist",
+      refusing((url) => Object.assign(url, { pathname: "/trialdesk_no_such_database" })),
+    ],
+    [
+      "its role does not exist",
+      refusing((url) => Object.assign(url, { username: "trialdesk_no_such_role" })),
+    ],
+  ])("answers 503 in the envelope, not 500, when %s", async (_, url) => {
+    const database = openPostgres(url, 2);
+    const t = await startApp("postgres", { database });
+    try {
+      const signIn = await t.request({
+        method: "POST",
+        url: "/api/auth",
+        payload: { username: "anyone@example.com", password: "Tidy-Heron-417" },
+      });
+      expect(signIn.status).toBe(503);
+      expect(signIn.body.header).toMatchObject({ result: "error", errorCode: "SERVICE_UNAVAILABLE" });
+    } finally {
+      await t.close();
+      await database.close();
+    }
+  });
+});

@@ -113,8 +113,9 @@ const unreachable =
 export function databaseUnavailable(error: unknown): boolean {
   const unavailable = ({ code, message }: ErrorCause) =>
     // 08: connection exceptions; 57P01-03: server shutting down or starting; 57014: statement
-    // timeout (or cancel); 53300: too many connections.
-    (typeof code === "string" && /^(08...|57P0[123]|57014|53300)$/.test(code)) ||
+    // timeout (or cancel); 53300: too many connections; 3D000, 28000, 28P01: the server refuses the
+    // connection itself (no such database, role or password: issue 46, answered 500 before).
+    (typeof code === "string" && /^(08...|57P0[123]|57014|53300|3D000|28000|28P01)$/.test(code)) ||
     (typeof code === "string" && /^E[A-Z]+$/.test(code) && unreachable.test(code)) ||
     (typeof message === "string" && unreachable.test(message));
   return findCause(error, unavailable) !== undefined;
