@@ -16,6 +16,7 @@ export * from "./rules/numbers";
 export * from "./rules/pager";
 export * from "./rules/passwords";
 export * from "./rules/patients";
+export * from "./rules/source-verification";
 export * from "./rules/studyplans";
 export * from "./rules/visit-windows";
 export * from "./rules/visits";

@@ -7,12 +7,18 @@
  */
 
 /** Who may call: anyone, any signed-in user, or administrators only (DESIGN §4). */
-export type Access = "public" | "user" | "admin";
+/** "monitor": monitors only (issue 44: they open and close queries; staff answer them otherwise). */
+export type Access = "public" | "user" | "admin" | "monitor";
 
 export type MenuGroup = "patients-group" | "studies-group" | "reference-data" | "administration";
 
 type RegistryEntry = {
   uuidPrefix: string;
+  /**
+   * What a monitor may do (issue 44): "read" lists and reads within their current assignments;
+   * "write" creates and updates there too (queries). Without it, every call of a monitor is refused.
+   */
+  monitors?: "read" | "write";
   label: string;
   plural: string;
   /** Each defaults to "user": any signed-in user. */
@@ -22,7 +28,7 @@ type RegistryEntry = {
 };
 
 /** What an entry has beyond the common: access other than "user", a lookup page size. */
-type EntryExtras = Pick<RegistryEntry, "access" | "lookupPageSize">;
+type EntryExtras = Pick<RegistryEntry, "access" | "lookupPageSize" | "monitors">;
 
 /**
  * An entry: uuid prefix, label, plural, menu group and icon, then its extras; typed as literally as
@@ -54,19 +60,34 @@ const adminOnly = { list: "admin", get: "admin", write: "admin" } as const;
 
 export const resourceRegistry = {
   patients: entry("pt-", "Patient", "Patients", "patients-group", "user-round", { lookupPageSize: 100 }),
-  "study-patients": entry("sp-", "Study patient", "Study patients", "patients-group", "clipboard-list"),
-  "patient-visits": entry("pv-", "Patient visit", "Patient visits", "patients-group", "calendar-check"),
+  "study-patients": entry("sp-", "Study patient", "Study patients", "patients-group", "clipboard-list", {
+    monitors: "read",
+  }),
+  "patient-visits": entry("pv-", "Patient visit", "Patient visits", "patients-group", "calendar-check", {
+    monitors: "read",
+  }),
   "protocol-deviations": entry(
     "dev-",
     "Protocol deviation",
     "Deviations",
     "patients-group",
     "triangle-alert",
+    { monitors: "read" },
   ),
+  queries: entry("qry-", "Query", "Queries", "patients-group", "message-circle-question", {
+    access: { write: "monitor" },
+    monitors: "write",
+  }),
   projects: entry("prj-", "Project", "Projects", "studies-group", "folder-kanban", { lookupPageSize: 250 }),
-  studies: entry("std-", "Study", "Studies", "studies-group", "flask-conical", { lookupPageSize: 100 }),
-  visits: entry("visit-", "Visit", "Visits", "studies-group", "calendar-days", { lookupPageSize: 100 }),
-  studyplans: entry("stp-", "Studyplan", "Studyplans", "studies-group", "list-ordered"),
+  studies: entry("std-", "Study", "Studies", "studies-group", "flask-conical", {
+    lookupPageSize: 100,
+    monitors: "read",
+  }),
+  visits: entry("visit-", "Visit", "Visits", "studies-group", "calendar-days", {
+    lookupPageSize: 100,
+    monitors: "read",
+  }),
+  studyplans: entry("stp-", "Studyplan", "Studyplans", "studies-group", "list-ordered", { monitors: "read" }),
   "therapy-categories": entry("thc-", "Therapy category", "Therapy categories", "reference-data", "tags", {
     access: publicDetailsAdminWrites,
     lookupPageSize: 1000,
@@ -85,6 +106,14 @@ export const resourceRegistry = {
   }),
   users: entry("usr-", "User", "Users", "administration", "user-cog", { access: adminOnly }),
   monitors: entry("mon-", "Monitor", "Monitors", "administration", "user-check", { access: adminOnly }),
+  "monitor-assignments": entry(
+    "mas-",
+    "Monitor assignment",
+    "Monitor assignments",
+    "administration",
+    "calendar-range",
+    { access: adminOnly },
+  ),
 } satisfies Record<string, RegistryEntry>;
 
 export type ResourceName = keyof typeof resourceRegistry;
@@ -103,9 +132,36 @@ export function resourceAccess(name: ResourceName): { list: Access; get: Access;
   return { list: "user", get: "user", write: "user", ...entry.access };
 }
 
-/** Whether a signed-in user (or nobody) may do that to a resource. */
-export function mayAccess(access: Access, user: { isAdmin: boolean } | null): boolean {
+/** Whether a signed-in user (or nobody) may do that to a resource; a monitor's calls are the registry's `monitors`. */
+export function mayAccess(
+  access: Access,
+  user: { isAdmin: boolean; kind?: "user" | "monitor" } | null,
+): boolean {
+  if (access === "monitor") return user?.kind === "monitor";
+  if (user?.kind === "monitor") return access === "public";
   return access === "public" || (user !== null && (access === "user" || user.isAdmin));
+}
+
+/** What a monitor may do with a resource (issue 44): nothing unless the registry says. */
+export function monitorMay(name: ResourceName, operation: "read" | "write"): boolean {
+  const given = (resourceRegistry[name] as RegistryEntry).monitors;
+  return given === "write" || given === operation;
+}
+
+/** Whether the user may list/read ("read") or write a resource: the registry's access, or monitorMay. */
+export function mayUse(
+  name: ResourceName,
+  operation: "list" | "get" | "write",
+  user: { isAdmin: boolean; kind?: "user" | "monitor" } | null,
+): boolean {
+  const access = resourceAccess(name)[operation];
+  if (user?.kind === "monitor")
+    return (
+      access === "public" ||
+      access === "monitor" ||
+      monitorMay(name, operation === "write" ? "write" : "read")
+    );
+  return mayAccess(access, user);
 }
 
 /** The menu's groups (spec §2.1), in order. */

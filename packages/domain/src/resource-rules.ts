@@ -1,5 +1,11 @@
 import type { z } from "zod";
 import type { ResourceName } from "./registry";
+import {
+  emptyMonitorAssignment,
+  monitorAssignmentSchema,
+  normalizeMonitorAssignment,
+  validateMonitorAssignment,
+} from "./resources/monitor-assignments";
 import { emptyMonitor, monitorSchema, normalizeMonitor, validateMonitor } from "./resources/monitors";
 import {
   emptyPartner,
@@ -22,6 +28,7 @@ import {
   protocolDeviationSchema,
   validateProtocolDeviation,
 } from "./resources/protocol-deviations";
+import { emptyQuery, querySchema, validateQuery } from "./resources/queries";
 import {
   emptySite,
   normalizeSite,
@@ -53,6 +60,7 @@ import { emptyUser, normalizeUser, userSchema, validateUser } from "./resources/
 import { emptyVisit, normalizeVisit, validateVisit, visitSchema } from "./resources/visits";
 import type { FieldErrors } from "./validation";
 
+export * from "./resources/monitor-assignments";
 // Each registered resource's module: its types and rules are the package's exports (index.ts
 // re-exports this file), and its rules are listed below, so a new resource is added here alone.
 export * from "./resources/monitors";
@@ -61,6 +69,7 @@ export * from "./resources/patient-visits";
 export * from "./resources/patients";
 export * from "./resources/projects";
 export * from "./resources/protocol-deviations";
+export * from "./resources/queries";
 export * from "./resources/sites";
 export * from "./resources/studies";
 export * from "./resources/study-patients";
@@ -112,6 +121,13 @@ export const resourceRules = {
     empty: emptyProtocolDeviation,
     normalize: normalizeProtocolDeviation,
     validate: validateProtocolDeviation,
+  },
+  queries: { schema: querySchema, empty: emptyQuery, validate: validateQuery },
+  "monitor-assignments": {
+    schema: monitorAssignmentSchema,
+    empty: emptyMonitorAssignment,
+    normalize: normalizeMonitorAssignment,
+    validate: validateMonitorAssignment,
   },
   projects: {
     schema: projectSchema,

@@ -22,6 +22,11 @@ export type SignedInUser = {
   profile: { firstName: string; lastName: string };
   isAdmin: boolean;
   siteIds: number[];
+  /**
+   * "user": staff or administrator; "monitor": a sponsor's monitor (issue 44), who reads only the
+   * studies of their current assignments, never a patient's identity, and has no sites.
+   */
+  kind: "user" | "monitor";
 };
 
 export function displayName(user: Pick<SignedInUser, "profile">): string {

@@ -19,13 +19,17 @@ import { registerOpenApi } from "./http/openapi";
 import { clientRequestId, requestId } from "./http/request-id";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { registerWebApp } from "./http/static";
+import { monitorAssignmentsResource } from "./resources/monitor-assignments/monitor-assignments.resource";
 import { monitorsResource } from "./resources/monitors/monitors.resource";
 import { partnersResource } from "./resources/partners/partners.resource";
 import { patientVisitDetailRoutes } from "./resources/patient-visits/patient-visit-detail.routes";
 import { patientVisitsResource } from "./resources/patient-visits/patient-visits.resource";
+import { sourceVerificationRoutes } from "./resources/patient-visits/source-verification.routes";
 import { patientsResource } from "./resources/patients/patients.resource";
 import { projectsResource } from "./resources/projects/projects.resource";
 import { protocolDeviationsResource } from "./resources/protocol-deviations/protocol-deviations.resource";
+import { queriesResource } from "./resources/queries/queries.resource";
+import { queryRoutes } from "./resources/queries/queries.routes";
 import { registerResource } from "./resources/resource";
 import { sitesResource } from "./resources/sites/sites.resource";
 import { studiesResource } from "./resources/studies/studies.resource";
@@ -56,6 +60,8 @@ export const resources = [
   studyplansResource,
   patientVisitsResource,
   protocolDeviationsResource,
+  monitorAssignmentsResource,
+  queriesResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */
@@ -109,6 +115,8 @@ export async function buildApp(options: {
   patientVisitDetailRoutes(app, deps);
   visitSummaryRoutes(app, deps);
   worklistRoutes(app, deps);
+  sourceVerificationRoutes(app, deps);
+  queryRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {

@@ -1,4 +1,10 @@
-import { resourceAccess, resourceNames, resourceRegistry, uuidPrefixes } from "@trialdesk/domain";
+import {
+  type ResourceName,
+  resourceAccess,
+  resourceNames,
+  resourceRegistry,
+  uuidPrefixes,
+} from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { resources } from "../src/app";
@@ -17,6 +23,10 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
   let t: TestApp;
   let admin: Session;
   let staff: Session;
+  /** The demo monitor: queries are theirs to write (the registry's "monitor" access, issue 44). */
+  let monitor: Session;
+  const writer = (name: string) =>
+    resourceAccess(name as ResourceName).write === "monitor" ? monitor : admin;
   /** Per resource, one seeded record as its detail reads it, cut to what its wire schema takes. */
   const records = new Map<string, Body>();
 
@@ -25,6 +35,7 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     await seed(t.database.db, { demoAdmin: true });
     admin = await t.signedInUser({ isAdmin: true });
     staff = await t.signedInUser({ isAdmin: false });
+    monitor = await t.signIn("monitor@example.com", "monitor1234");
     for (const { name, schema } of resources) {
       const list = await t.request<{ items: Body[] }>({
         method: "GET",
@@ -122,7 +133,7 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     const saved = await t.request<Body>({
       method: "PUT",
       url: `/api/${name}/${record.uuid}`,
-      session: admin,
+      session: writer(name),
       payload: record,
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
@@ -130,7 +141,7 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     const stale = await t.request<Body>({
       method: "PUT",
       url: `/api/${name}/${record.uuid}`,
-      session: admin,
+      session: writer(name),
       payload: { ...record, ...changedField(name) },
     });
     expect(stale.status).toBe(409);
@@ -138,7 +149,11 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     expect(stale.body.header.errorMessage).toBe(
       `This ${resourceRegistry[name].label.toLowerCase()} was changed by someone else since you opened it. Reload it to see the changes.`,
     );
-    const now = await t.request<Body>({ method: "GET", url: `/api/${name}/${record.uuid}`, session: admin });
+    const now = await t.request<Body>({
+      method: "GET",
+      url: `/api/${name}/${record.uuid}`,
+      session: writer(name),
+    });
     expect(now.body.data).toEqual(saved.body.data);
     expect(await historyLength(name, record.uuid)).toBe(events);
     records.set(name, { ...record, version: saved.body.data.version });
@@ -150,7 +165,7 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
     const res = await t.request({
       method: "POST",
       url: `/api/${name}`,
-      session: admin,
+      session: writer(name),
       // A new user or monitor also needs a password.
       payload: {
         ...fields,

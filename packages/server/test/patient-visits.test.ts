@@ -120,6 +120,11 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       studyName: study.workingName,
       visitName: "Screening",
       screenNumber: "S-101",
+      // Written directly, the assignment is in no verification sample (issue 44).
+      sdvStatus: "NOT_REQUIRED",
+      sdvVerifiedAt: null,
+      sdvVerifiedByName: null,
+      openQueries: 0,
     });
     expect((await get(input.uuid as string)).body.data).toEqual(res.body.data);
     const rows = (await list(`patientId=${patient.id}`)).body.data.items;
@@ -134,6 +139,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
         visitName: "Screening",
         visitDate: "2025-04-14",
         visitStatus: "COMPLETED",
+        sdvStatus: "NOT_REQUIRED",
       },
     ]);
   });

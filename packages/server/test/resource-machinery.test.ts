@@ -93,6 +93,7 @@ describe.each(databaseKinds)("the resource machinery's hooks on %s", (kind) => {
     profile: { firstName: "A", lastName: "B" },
     isAdmin: true,
     siteIds: [],
+    kind: "user" as const,
   };
   const change = (requestId: string) => ({ userId: null, userName: "Tester", requestId, reason: null });
   beforeAll(async () => {

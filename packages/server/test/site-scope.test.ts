@@ -12,6 +12,7 @@ const staff = {
   profile: { firstName: "S", lastName: "T" },
   isAdmin: false,
   siteIds: [3, 1],
+  kind: "user" as const,
 };
 
 /** The scope of a statement prepared for every caller (issue 14): sites as a parameter, nothing else. */

@@ -7,6 +7,7 @@ import {
   visitStatusValues,
   visitStatusWithResult,
 } from "../constants";
+import { type SdvStatus, sdvStatusValues } from "../rules/source-verification";
 import { shortDate, type VisitState } from "../rules/visit-windows";
 import { recordMeta, text } from "../schema";
 import { type FieldErrors, validator } from "../validation";
@@ -27,6 +28,12 @@ export type PatientVisit = {
   /** Only for COMPLETED visits. */
   visitResult: VisitResult | null;
   notes: string | null;
+  // Source verification (issue 44), answered by the server.
+  sdvStatus?: SdvStatus;
+  sdvVerifiedAt?: string | null;
+  sdvVerifiedByName?: string | null;
+  /** Queries on it that are OPEN or ANSWERED. */
+  openQueries?: number;
 };
 
 export const patientVisitSchema = z.strictObject({
@@ -43,6 +50,11 @@ export const patientVisitSchema = z.strictObject({
   notes: text(notesMaxLength).nullish(),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
   ...viewTexts("patientName", "studyName", "visitName", "screenNumber"),
+  // Source verification (issue 44): the server's, never taken from a save.
+  sdvStatus: z.enum(sdvStatusValues).nullish(),
+  sdvVerifiedAt: z.string().nullish(),
+  ...viewTexts("sdvVerifiedByName"),
+  openQueries: z.number().int().nullish(),
 });
 export type PatientVisitInput = z.infer<typeof patientVisitSchema>;
 type PatientVisitForm = Partial<PatientVisitInput>;

@@ -50,6 +50,8 @@ export const studyPatientSchema = z.strictObject({
   startedBy: z.number().int().nullish(),
   closedBy: z.number().int().nullish(),
   hasVisits: z.boolean().nullish(),
+  /** In the source-verification sample (issue 44): the server's, never taken from a save. */
+  sdvSelected: z.boolean().nullish(),
   ...viewTexts(
     "barcode",
     "firstName",

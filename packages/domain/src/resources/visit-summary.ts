@@ -1,5 +1,6 @@
 import type { CalculationMode } from "../constants";
 import { dayNumberOf, isoOfDayNumber } from "../rules/dates";
+import type { SdvStatus } from "../rules/source-verification";
 import {
   stateAsOf,
   type VisitKind,
@@ -72,6 +73,12 @@ export type CompactVisitSummary = {
   /** The day the cells' dates are counted from (visitSummaryDayZero). */
   dayZero: string;
   rows: VisitSummaryRow[];
+  /**
+   * Source verification of the sampled patients' visits (issue 44): [patientUuid, visitId, state],
+   * the state that most needs a monitor among the visit's records (REOPENED, then PENDING, then
+   * VERIFIED); a cell without one needs none.
+   */
+  sdv?: [patientUuid: string, visitId: number, status: SdvStatus][];
 };
 
 /**

@@ -1,5 +1,5 @@
-import { mayAccess, resourceAccess } from "@trialdesk/domain";
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { mayAccess, monitorMay, resourceAccess } from "@trialdesk/domain";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { currentUser, type SessionUser } from "../auth/guards";
@@ -30,6 +30,15 @@ async function mayReadHistory(
   uuid: string,
   user: SessionUser,
 ): Promise<boolean> {
+  if (user.kind === "monitor") {
+    // A monitor reads the history of what they may read, and of nothing else (issue 44).
+    if (!def.monitors || !monitorMay(def.name, "read")) throw forbidden();
+    const [visible] = await db
+      .select({ id: def.table.id })
+      .from(def.table)
+      .where(and(eq(def.table.uuid, uuid), def.monitors.scope(sql`${user.id}`)));
+    return Boolean(visible);
+  }
   if (!mayAccess(resourceAccess(def.name).get, user)) throw forbidden();
   const scope = def.scope?.(user);
   if (!scope) return true;
@@ -86,18 +95,31 @@ export function auditRoutes(
   const byName = new Map(resources.map((def) => [def.name as string, def]));
   app.get(
     "/api/audit",
-    { schema: { querystring: auditQuery, tags: ["audit"], response: auditAnswer } },
+    {
+      config: { monitors: true },
+      schema: { querystring: auditQuery, tags: ["audit"], response: auditAnswer },
+    },
     async (request, reply) => {
       const query = parseQuery(auditQuery, request.query);
       const def = byName.get(query.resource);
       const user = currentUser(request);
       const allowed = def ? await mayReadHistory(db, def, query.uuid, user) : false;
       if (!allowed) return send(request, reply, { items: [] });
-      const events = await auditTrail(db, query.resource, query.uuid);
-      // Referenced records are named within the reader's own scope of each resource.
-      const items = await describeHistory(db, query.resource, events, (name) =>
-        byName.get(name)?.scope?.(user),
+      const monitor = user.kind === "monitor";
+      const hidden = new Set(monitor ? (def?.monitors?.hide ?? []) : []);
+      // What a monitor may not read is not in the history they read either (issue 44).
+      const events = (await auditTrail(db, query.resource, query.uuid)).map((event) =>
+        hidden.size === 0
+          ? event
+          : { ...event, changes: event.changes.filter((c) => !hidden.has(c.field.split(".")[0])) },
       );
+      // Referenced records are named within the reader's own scope of each resource (a monitor's: none
+      // but what their assignments give).
+      const items = await describeHistory(db, query.resource, events, (name) => {
+        const referenced = byName.get(name);
+        if (!monitor) return referenced?.scope?.(user);
+        return referenced?.monitors?.scope(sql`${user.id}`) ?? sql`false`;
+      });
       return send(request, reply, { items });
     },
   );

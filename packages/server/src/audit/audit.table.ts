@@ -13,6 +13,8 @@ export const auditEvents = pgTable(
     id: integer().primaryKey().generatedAlwaysAsIdentity(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
     userId: integer(),
+    /** The monitor who made the change (issue 44: verification, queries); userId is then null. */
+    monitorId: integer(),
     userName: varchar({ length: 120 }),
     requestId: varchar({ length: 100 }).notNull(),
     resource: varchar({ length: 40 }).notNull(),

@@ -9,6 +9,8 @@ import { auditEvents } from "./audit.table";
 /** Who is changing what, and why: taken from the request by the resource machinery. */
 export type ChangeContext = {
   userId: number | null;
+  /** A monitor's change (issue 44): userId is then null. */
+  monitorId?: number | null;
   userName: string | null;
   requestId: string;
   reason: string | null;
@@ -85,6 +87,7 @@ export async function recordAudit(tx: Tx | Db, ctx: ChangeContext, event: Event,
         .insert(auditEvents)
         .values({
           userId: value("userId"),
+          monitorId: value("monitorId"),
           userName: value("userName"),
           requestId: value("requestId"),
           resource: value("resource"),
@@ -98,6 +101,7 @@ export async function recordAudit(tx: Tx | Db, ctx: ChangeContext, event: Event,
     },
     values: {
       userId: ctx.userId,
+      monitorId: ctx.monitorId ?? null,
       userName: ctx.userName,
       requestId: ctx.requestId,
       resource: event.resource,

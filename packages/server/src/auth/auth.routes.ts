@@ -8,7 +8,7 @@ import { send } from "../http/envelope";
 import { rateLimited, unauthenticated, validationError } from "../http/errors";
 import { answers } from "../http/openapi-responses";
 import { sites } from "../resources/sites/sites.table";
-import { currentUser, loadSessionUser, loadSignInUser } from "./guards";
+import { currentUser, loadSession, loadSignInUser } from "./guards";
 import { menuFor } from "./menu";
 import { verifyPassword } from "./passwords";
 import { loginRateLimit } from "./rate-limit";
@@ -30,6 +30,7 @@ const signedInUser: z.ZodType<SignedInUser> = z.object({
   profile: z.object({ firstName: z.string(), lastName: z.string() }),
   isAdmin: z.boolean(),
   siteIds: z.array(z.number()),
+  kind: z.enum(["user", "monitor"]),
 });
 const token = { accessToken: z.string(), accessTokenExpire: z.number(), csrfToken: z.string() };
 const tokenAnswer: z.ZodType<TokenResponse> = z.object(token);
@@ -58,6 +59,8 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
   const { db, tokens, refreshTokens, config } = deps;
   const limiter = loginRateLimit(db, config.loginRateLimit);
   const publicRoute = { config: { access: "public" as const } };
+  // The session's own calls answer monitors too (issue 44).
+  const forMonitors = { monitors: true };
   const docs = { tags: ["session"], security: [] };
 
   function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
@@ -115,7 +118,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
       const { isActive: _, passwordHash: __, ...signedIn } = user;
       const [, refreshToken, session] = await Promise.all([
         limiter.succeeded(email, attempt),
-        refreshTokens.issue(user.id),
+        refreshTokens.issue({ kind: user.kind, id: user.id }),
         tokens.sign(user),
         Math.random() < 0.05 ? refreshTokens.prune() : undefined,
       ]);
@@ -139,7 +142,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
         clearRefreshCookie(request, reply);
         throw unauthenticated("Session expired, please sign in again");
       }
-      const user = await loadSessionUser(db, rotated.userId);
+      const user = await loadSession(db, rotated.account.id, rotated.account.kind);
       if (!user?.isActive) {
         await refreshTokens.revoke(rotated.token);
         clearRefreshCookie(request, reply);
@@ -165,33 +168,39 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
 
   app.get(
     "/api/me",
-    { schema: { tags: ["session"], response: answers(signedInUser) } },
+    { config: forMonitors, schema: { tags: ["session"], response: answers(signedInUser) } },
     async (request, reply) => send(request, reply, currentUser(request)),
   );
 
   const siteItems = answers(z.object({ items: z.array(siteOption) }));
-  app.get("/api/me/sites", { schema: { tags: ["session"], response: siteItems } }, async (request, reply) => {
-    const user = currentUser(request);
-    const fields = {
-      id: sites.id,
-      uuid: sites.uuid,
-      code: sites.code,
-      shortName: sites.shortName,
-      city: sites.city,
-    };
-    const rows: SiteOption[] = user.isAdmin
-      ? await db.select(fields).from(sites).orderBy(asc(sites.code))
-      : await db
-          .select(fields)
-          .from(sites)
-          .where(sql`${sites.id} in (select site_id from user_sites where user_id = ${user.id})`)
-          .orderBy(asc(sites.code));
-    return send(request, reply, { items: rows });
-  });
+  app.get(
+    "/api/me/sites",
+    { config: forMonitors, schema: { tags: ["session"], response: siteItems } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      // A monitor works in studies, not in a site: they choose none.
+      if (user.kind === "monitor") return send(request, reply, { items: [] });
+      const fields = {
+        id: sites.id,
+        uuid: sites.uuid,
+        code: sites.code,
+        shortName: sites.shortName,
+        city: sites.city,
+      };
+      const rows: SiteOption[] = user.isAdmin
+        ? await db.select(fields).from(sites).orderBy(asc(sites.code))
+        : await db
+            .select(fields)
+            .from(sites)
+            .where(sql`${sites.id} in (select site_id from user_sites where user_id = ${user.id})`)
+            .orderBy(asc(sites.code));
+      return send(request, reply, { items: rows });
+    },
+  );
 
   app.get(
     "/api/me/menu",
-    { schema: { tags: ["session"], response: answers(menu) } },
+    { config: forMonitors, schema: { tags: ["session"], response: answers(menu) } },
     async (request, reply) =>
       send(request, reply, menuFor(currentUser(request), await summaryStudyUuid(deps))),
   );

@@ -1,5 +1,17 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
-import { requiredRef } from "../db/columns";
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { ref } from "../db/columns";
+import { monitors } from "../resources/monitors/monitors.table";
 import { users } from "../resources/users/users.table";
 
 /**
@@ -10,7 +22,9 @@ export const refreshTokens = pgTable(
   "refresh_tokens",
   {
     id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    userId: requiredRef(() => users.id, "cascade"),
+    // The account signed in: a user or (issue 44) a monitor, exactly one.
+    userId: ref(() => users.id, "cascade"),
+    monitorId: ref(() => monitors.id, "cascade"),
     tokenHash: varchar({ length: 64 }).notNull(),
     familyId: uuid().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -23,6 +37,8 @@ export const refreshTokens = pgTable(
     index("refresh_tokens_family_id_idx").on(t.familyId),
     index("refresh_tokens_user_id_idx").on(t.userId),
     index("refresh_tokens_expires_at_idx").on(t.expiresAt),
+    index("refresh_tokens_monitor_id_idx").on(t.monitorId),
+    check("refresh_tokens_account_check", sql`num_nonnulls(${t.userId}, ${t.monitorId}) = 1`),
   ],
 );
 

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client";
 import { forbidden, unauthenticated } from "../http/errors";
+import { monitors } from "../resources/monitors/monitors.table";
 import { users } from "../resources/users/users.table";
 import type { TokenService } from "./tokens";
 
@@ -19,6 +20,8 @@ declare module "fastify" {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /** The route answers monitors (issue 44); every other route refuses them with 403. */
+    monitors?: boolean;
   }
 }
 
@@ -66,18 +69,73 @@ const sessionUserOf = (row: SessionUserRow): SessionUser & { isActive: boolean }
   isAdmin: row.isAdmin,
   isActive: row.isActive,
   siteIds: row.siteIds.map(Number),
+  kind: "user",
 });
 
-/** The user an e-mail signs in (any case), with the password hash to check; null for none. */
+/** Which table a session's account is in: a monitor's uuid has the monitors' prefix. */
+export type AccountKind = SessionUser["kind"];
+export const accountKindOf = (uuid: string): AccountKind => (uuid.startsWith("mon-") ? "monitor" : "user");
+
+const monitorFields = {
+  id: monitors.id,
+  uuid: monitors.uuid,
+  email: monitors.email,
+  firstName: monitors.firstName,
+  lastName: monitors.lastName,
+  isActive: monitors.isActive,
+};
+type MonitorRow = {
+  id: number;
+  uuid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isActive: boolean;
+};
+/** A monitor signed in: no sites and never an administrator, so staff's scopes give them nothing. */
+const monitorSessionOf = (row: MonitorRow): SessionUser & { isActive: boolean } => ({
+  id: row.id,
+  uuid: row.uuid,
+  email: row.email,
+  profile: { firstName: row.firstName, lastName: row.lastName },
+  isAdmin: false,
+  isActive: row.isActive,
+  siteIds: [],
+  kind: "monitor",
+});
+
+/** The session of an account by id: a user's, or a monitor's (issue 44). */
+export async function loadSession(
+  db: Db,
+  id: number,
+  kind: AccountKind,
+): Promise<(SessionUser & { isActive: boolean }) | null> {
+  if (kind === "user") return loadSessionUser(db, id);
+  const [row] = await db.select(monitorFields).from(monitors).where(eq(monitors.id, id));
+  return row ? monitorSessionOf(row) : null;
+}
+
+/**
+ * The account an e-mail signs in (any case), with the password hash to check; null for none. A user's
+ * first, else a monitor's (issue 44: monitors sign in on the same page; an e-mail of both is the user's).
+ */
 export async function loadSignInUser(
   db: Db,
   email: string,
 ): Promise<(SessionUser & { isActive: boolean; passwordHash: string }) | null> {
-  const [row] = await db
-    .select({ ...sessionUserFields, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
-  return row ? { ...sessionUserOf(row), passwordHash: row.passwordHash } : null;
+  const lower = email.toLowerCase();
+  const [[row], [monitor]] = await Promise.all([
+    db
+      .select({ ...sessionUserFields, passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, lower)),
+    db
+      .select({ ...monitorFields, passwordHash: monitors.passwordHash })
+      .from(monitors)
+      .where(eq(sql`lower(${monitors.email})`, lower)),
+  ]);
+  if (row) return { ...sessionUserOf(row), passwordHash: row.passwordHash };
+  return monitor ? { ...monitorSessionOf(monitor), passwordHash: monitor.passwordHash } : null;
 }
 
 export const userName = (user: SessionUser | null) => (user ? displayName(user) || user.email : null);
@@ -102,13 +160,16 @@ export function registerGuards(app: FastifyInstance, deps: { db: Db; tokens: Tok
     if (!token) throw unauthenticated();
     const claims = await deps.tokens.verify(token);
     if (!claims) throw unauthenticated("Session expired or invalid, please sign in again");
-    const user = await loadSessionUser(deps.db, claims.uid);
+    const user = await loadSession(deps.db, claims.uid, accountKindOf(claims.sub));
     if (!user?.isActive || user.uuid !== claims.sub)
       throw unauthenticated("Session expired or invalid, please sign in again");
+    // Deny by default: a monitor reaches only the routes made for them (issue 44).
+    if (user.kind === "monitor" && request.routeOptions.config?.monitors !== true) throw forbidden();
     if (unsafeMethods.has(request.method) && request.headers[csrfHeader] !== claims.csrf) {
       throw forbidden("Missing or invalid CSRF token");
     }
     if (access === "admin" && !user.isAdmin) throw forbidden();
+    if (access === "monitor" && user.kind !== "monitor") throw forbidden("Only a monitor may do this");
     const { isActive: _, ...sessionUser } = user;
     request.user = sessionUser;
   });

@@ -30,6 +30,14 @@ const item = (
  * screens. A group shows when the user may list one of its resources (Administration: administrators).
  */
 export function menuFor(user: SessionUser, summaryStudyUuid: string | null): MenuItem[] {
+  // A monitor's work (issue 44): their studies, what to verify and their queries.
+  if (user.kind === "monitor")
+    return [
+      item("home", "Home", "/", "house"),
+      item("studies", "Studies", "/studies", resourceRegistry.studies.menu.icon),
+      item("source-verification", "Source verification", "/source-verification", "badge-check"),
+      item("queries", "Queries", "/queries", resourceRegistry.queries.menu.icon),
+    ];
   const screensOf = (group: MenuGroup) =>
     resourceNames
       .filter(

@@ -10,23 +10,26 @@ const hashOf = (token: string) => createHash("sha256").update(token).digest("hex
 /** How long a rotated token still refreshes (a second tab, a page left mid-refresh); decision 136. */
 export const reuseGraceSeconds = 30;
 
-export type RotateResult = { userId: number; token: string } | { reuse: true } | null;
+/** Whose sign-in a token continues: a user's or a monitor's (issue 44). */
+export type Account = { kind: "user" | "monitor"; id: number };
+export type RotateResult = { account: Account; token: string } | { reuse: true } | null;
 
 /** Refresh tokens: random, stored hashed, one family per sign-in, rotated on every use (DESIGN §3). */
 export function refreshTokenStore(db: Db, ttlDays: number) {
   const expiresAt = () => new Date(Date.now() + ttlDays * 86_400_000);
 
-  async function issue(userId: number, familyId: string = randomUUID()): Promise<string> {
+  async function issue(account: Account, familyId: string = randomUUID()): Promise<string> {
     const token = randomBytes(32).toString("base64url");
+    const owner = account.kind === "user" ? { userId: account.id } : { monitorId: account.id };
     await db
       .insert(refreshTokens)
-      .values({ userId, tokenHash: hashOf(token), familyId, expiresAt: expiresAt() });
+      .values({ ...owner, tokenHash: hashOf(token), familyId, expiresAt: expiresAt() });
     return token;
   }
 
   return {
     ttlSeconds: ttlDays * 86_400,
-    issue: (userId: number) => issue(userId),
+    issue: (account: Account) => issue(account),
 
     /**
      * Exchanges a token for a new one of the same family. A token presented after it was rotated
@@ -39,6 +42,7 @@ export function refreshTokenStore(db: Db, ttlDays: number) {
         .select({
           id: refreshTokens.id,
           userId: refreshTokens.userId,
+          monitorId: refreshTokens.monitorId,
           familyId: refreshTokens.familyId,
           expiresAt: refreshTokens.expiresAt,
           revokedAt: refreshTokens.revokedAt,
@@ -50,7 +54,11 @@ export function refreshTokenStore(db: Db, ttlDays: number) {
         .where(eq(refreshTokens.tokenHash, hashOf(token)));
       if (!row || row.revokedAt) return null;
       if (row.expiresAt.getTime() <= Date.now()) return null;
-      const successor = async () => ({ userId: row.userId, token: await issue(row.userId, row.familyId) });
+      const account: Account =
+        row.userId !== null
+          ? { kind: "user", id: row.userId }
+          : { kind: "monitor", id: row.monitorId as number };
+      const successor = async () => ({ account, token: await issue(account, row.familyId) });
       if (row.rotatedAt) {
         if (row.justRotated) return successor();
         await this.revokeFamily(row.familyId);

@@ -1,5 +1,5 @@
 import { type FieldErrors, type ResourceName, type ResourceRules, resourceRules } from "@trialdesk/domain";
-import { Column, is, SQL, sql, Table } from "drizzle-orm";
+import { Column, is, SQL, type SQLWrapper, sql, Table } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { ChangeContext } from "../audit/audit";
@@ -81,6 +81,12 @@ export type Filter = {
   where: (value: never, user: SessionUser | null) => SQL | undefined;
 };
 
+export type MonitorView = {
+  scope: (monitorId: SQLWrapper) => SQL;
+  hide?: string[];
+  search?: SearchColumn[];
+};
+
 export type QueryPreset = {
   defaults?: Record<string, string>;
   fixed?: Record<string, string>;
@@ -129,6 +135,13 @@ export type ResourceDescription<Input extends Row = Row> = {
    * callers of a kind (decision 146).
    */
   scope?: (user: SessionUser | null) => SQL | undefined;
+  /**
+   * What a monitor reads, when the registry lets them (issue 44): the rows of their current assignments
+   * (`scope`, of the monitor's id: a value, or the `monitorId` placeholder of a statement built once),
+   * never the fields that identify a patient (`hide`: not answered, exported, sorted by or recorded in
+   * the history they read), searched only in `search` (none: a search finds nothing).
+   */
+  monitors?: MonitorView;
   /** Input → column values; default: the input's fields that are columns of the table. */
   toRow?: (input: Input, ctx: WriteContext) => Row | Promise<Row>;
   /** Writes owned children (contacts, siteIds, schedule …) in the same transaction. */

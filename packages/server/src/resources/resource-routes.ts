@@ -1,4 +1,4 @@
-import { changeReasonHeader, resourceAccess } from "@trialdesk/domain";
+import { changeReasonHeader, monitorMay, resourceAccess } from "@trialdesk/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -11,7 +11,7 @@ import { answers, csvAnswer, formatSchema, listPage } from "../http/openapi-resp
 import type { ResourceDescription, Row } from "./resource-definition";
 import { type ResourceService, resourceService } from "./resource-service";
 
-function changeContext(request: FastifyRequest): ChangeContext {
+export function changeContext(request: FastifyRequest): ChangeContext {
   const raw = request.headers[changeReasonHeader];
   let reason = typeof raw === "string" ? raw : null;
   // Browsers can only send Latin-1 headers; clients percent-encode other text.
@@ -21,8 +21,10 @@ function changeContext(request: FastifyRequest): ChangeContext {
     } catch {}
   }
   reason = reason?.trim().slice(0, 500) || null;
+  const monitor = request.user?.kind === "monitor";
   return {
-    userId: request.user?.id ?? null,
+    userId: monitor ? null : (request.user?.id ?? null),
+    monitorId: monitor ? (request.user?.id ?? null) : null,
     userName: userName(request.user),
     requestId: request.id,
     reason,
@@ -53,6 +55,11 @@ export function registerResource<Input extends Row>(
   const service = resourceService(deps.db, def);
   const base = `/api/${def.name}`;
   const access = resourceAccess(def.name);
+  // Which routes answer monitors (issue 44): the registry's, within the resource's monitor view.
+  const monitors = {
+    read: Boolean(def.monitors) && monitorMay(def.name, "read"),
+    write: Boolean(def.monitors) && monitorMay(def.name, "write"),
+  };
   const tags = [def.name];
   const { page, record } = resourceAnswers(service);
   const formatNote = `Other shapes: ?format=${Object.keys(service.formats).join(", ")}.`;
@@ -60,7 +67,7 @@ export function registerResource<Input extends Row>(
   app.get(
     base,
     {
-      config: { access: access.list },
+      config: { access: access.list, monitors: monitors.read },
       schema: {
         querystring: service.listQuery,
         tags,
@@ -77,7 +84,7 @@ export function registerResource<Input extends Row>(
   app.get(
     `${base}/export`,
     {
-      config: { access: access.list },
+      config: { access: access.list, monitors: monitors.read },
       schema: {
         querystring: service.exportQuery,
         tags,
@@ -95,7 +102,7 @@ export function registerResource<Input extends Row>(
   app.get(
     `${base}/:id`,
     {
-      config: { access: access.get },
+      config: { access: access.get, monitors: monitors.read },
       schema: {
         params: idParams,
         querystring: service.getQuery,
@@ -112,14 +119,17 @@ export function registerResource<Input extends Row>(
   );
   app.post(
     base,
-    { config: { access: access.write }, schema: { body: def.schema, tags, response: answers(record, 201) } },
+    {
+      config: { access: access.write, monitors: monitors.write },
+      schema: { body: def.schema, tags, response: answers(record, 201) },
+    },
     async (request, reply) =>
       send(request, reply, await service.create(request.body, request.user, changeContext(request)), 201),
   );
   app.put(
     `${base}/:uuid`,
     {
-      config: { access: access.write },
+      config: { access: access.write, monitors: monitors.write },
       schema: { params: uuidParams, body: def.schema, tags, response: answers(record) },
     },
     async (request, reply) => {
@@ -134,7 +144,7 @@ export function registerResource<Input extends Row>(
   app.delete(
     `${base}/:uuid`,
     {
-      config: { access: access.write },
+      config: { access: access.write, monitors: monitors.write },
       schema: { params: uuidParams, tags, response: answers(z.object({ deleted: z.literal(true) })) },
     },
     async (request, reply) => {

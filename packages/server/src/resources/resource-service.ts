@@ -88,6 +88,20 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
   const defaultSort = def.defaultSort ?? "id";
   const sortKeys = Object.keys(def.sort);
 
+  /** Whether the caller is a monitor (issue 44): their own scope, search and hidden fields. */
+  const isMonitor = (user: SessionUser | null) => user?.kind === "monitor";
+  const hidden = new Set(def.monitors?.hide ?? []);
+  /** The rows the caller may see: a monitor's assignments (none without a monitor view), or the scope. */
+  function scopeOf(user: SessionUser | null): SQL | undefined {
+    if (user && isMonitor(user)) return def.monitors?.scope(sql`${user.id}`) ?? sql`false`;
+    return def.scope?.(user);
+  }
+  /** A record as the caller may read it: without what identifies a patient, for a monitor. */
+  function forCaller<R extends Row | null>(row: R, user: SessionUser | null): R {
+    if (!row || !isMonitor(user) || hidden.size === 0) return row;
+    return Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.has(key))) as R;
+  }
+
   const listQuery = z.strictObject({
     page: z.coerce.number({ error: "Page must be a whole number" }).int().min(1).max(1_000_000).default(1),
     pagesize: z.coerce
@@ -317,15 +331,14 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    */
   function readByKey(format: string, column: "id" | "uuid", user: SessionUser | null) {
     const admin = user?.isAdmin === true;
-    const name = `${def.name}_${format}_${column}_${admin ? "all" : "sites"}`;
+    const monitor = isMonitor(user);
+    const name = `${def.name}_${format}_${column}_${admin ? "all" : monitor ? "monitor" : "sites"}`;
+    const scope = monitor
+      ? (def.monitors?.scope(sql.placeholder("monitorId")) ?? sql`false`)
+      : def.scope?.(admin ? anyAdministrator : anyStaffMember);
     return statements(db, name, () =>
       select(db, format)
-        .where(
-          and(
-            eq(table[column], sql.placeholder("key")),
-            def.scope?.(admin ? anyAdministrator : anyStaffMember),
-          ),
-        )
+        .where(and(eq(table[column], sql.placeholder("key")), scope))
         .limit(1)
         .prepare(name),
     );
@@ -354,7 +367,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     const [row] = (await tx
       .select({ id: table.id, version: table.version })
       .from(table)
-      .where(and(eq(table.uuid, uuid), def.scope?.(user)))
+      .where(and(eq(table.uuid, uuid), scopeOf(user)))
       .for("update")) as { id: number; version: number }[];
     return row ?? null;
   }
@@ -378,8 +391,15 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
    * table's columns first looks up what each word matches there (searchCondition).
    */
   async function listWhere(q: ListParams, user: SessionUser | null) {
-    const scope = def.scope?.(user);
-    const search = await searchCondition(db, searchWords(q), def.search);
+    const scope = scopeOf(user);
+    const words = searchWords(q);
+    const columns = isMonitor(user) ? (def.monitors?.search ?? []) : def.search;
+    if (isMonitor(user) && hidden.has(q.order ?? ""))
+      throw validationError({ order: "A monitor cannot sort by this column" });
+    const search =
+      words.length > 0 && columns.length === 0
+        ? { page: sql`false`, count: sql`false` }
+        : await searchCondition(db, words, columns);
     const filters: (SQL | undefined)[] = [];
     for (const [key, filter] of Object.entries(def.filters ?? {})) {
       if (q[key] !== undefined) filters.push(filter.where(q[key] as never, user));
@@ -400,16 +420,20 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
   }
 
   /** Columns an export may name in a format: its own plain fields, and the resource's export texts. */
-  function exportColumns(format: string): Set<string> {
+  function exportColumns(format: string, user: SessionUser | null): Set<string> {
     const plain = Object.entries(formats[format].fields)
       .filter(([, field]) => is(field, Column) || is(field, SQL) || is(field, SQL.Aliased))
       .map(([key]) => key);
-    return new Set([...plain, ...Object.keys(def.exportText ?? {})]);
+    const all = [...plain, ...Object.keys(def.exportText ?? {})];
+    return new Set(isMonitor(user) ? all.filter((key) => !hidden.has(key)) : all);
   }
 
   return {
     def,
     formats,
+    scopeOf,
+    forCaller,
+    hidden,
     listQuery,
     withPreset,
     exportQuery,
@@ -497,7 +521,8 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const total =
         counted <= countBound ? counted : Math.max(counted, read.length > 0 ? offset + read.length : 0);
       const expand = def.expand;
-      const items = expand && rows.length > 0 ? await run(() => expand(listDb, rows, format)) : rows;
+      const expanded = expand && rows.length > 0 ? await run(() => expand(listDb, rows, format)) : rows;
+      const items = expanded.map((row) => forCaller(row, user));
       return { items, pagination: { page: q.page, pageSize, total } };
     },
 
@@ -510,7 +535,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
     async export(query: unknown, user: SessionUser | null) {
       const q = parseQuery(exportQuery, query) as ListParams & { columns?: string };
       const format = q.format ?? def.listFormat ?? "view";
-      const columns = parseCsvColumns(q.columns, exportColumns(format));
+      const columns = parseCsvColumns(q.columns, exportColumns(format, user));
       const { where } = await listWhere(q, user);
       const { keys, descending, orderBy } = listOrder(q);
       const shape = formats[format];
@@ -550,12 +575,12 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       const rows = key
         ? ((await readByKey(shape, key.column, user).execute({
             key: key.value,
-            siteIds: siteIdsOf(user),
+            ...(isMonitor(user) ? { monitorId: user?.id } : { siteIds: siteIdsOf(user) }),
           })) as Row[])
         : [];
       const record = await prepared(db, "record", (named) => firstExpanded(named, rows, shape));
       if (!record) throw notFound(`${label} not found`);
-      return record;
+      return forCaller(record, user);
     },
 
     async create(body: unknown, user: SessionUser | null, change: ChangeContext): Promise<Row> {
@@ -577,7 +602,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           await asLastStatement(tx, () =>
             recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later),
           );
-          return record;
+          return forCaller(record, user);
         }),
       ).catch(mapDbError);
     },
@@ -612,7 +637,7 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
               ? recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later)
               : writeTogether(tx, later ?? []),
           );
-          return after;
+          return forCaller(after, user);
         }),
       ).catch(mapDbError);
     },

@@ -129,8 +129,12 @@ export const demoTherapy: Record<string, { name: string; areas: [string, string]
   },
 };
 
-/** Two study monitors on record (they do not sign in to this app). */
+/**
+ * Study monitors on record; the first signs in to the demo (README) and is assigned to the demo study
+ * (issue 44).
+ */
 export const demoMonitors = [
+  { email: "monitor@example.com", firstName: "Mona", lastName: "Monitor", password: "monitor1234" },
   { email: "maria.monitor@example.com", firstName: "Maria", lastName: "Monti", password: "monitor1234" },
   { email: "peter.checker@example.com", firstName: "Peter", lastName: "Checker", password: "monitor1234" },
 ];

@@ -1,5 +1,6 @@
 import type {
   CalculationMode,
+  MonitorAssignmentInput,
   MonitorInput,
   PatientInput,
   PatientVisitInput,
@@ -19,6 +20,7 @@ import {
   studyWorkingName,
   type TherapyAreaInput,
   type TherapyCategoryInput,
+  toIsoDate,
   type VisitInput,
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
@@ -26,6 +28,8 @@ import type { ChangeContext } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
+import { monitorAssignmentsResource } from "../resources/monitor-assignments/monitor-assignments.resource";
+import type { monitorAssignments } from "../resources/monitor-assignments/monitor-assignments.table";
 import { monitorsResource } from "../resources/monitors/monitors.resource";
 import type { monitors } from "../resources/monitors/monitors.table";
 import { partnersResource } from "../resources/partners/partners.resource";
@@ -38,6 +42,8 @@ import { projectsResource } from "../resources/projects/projects.resource";
 import type { projects } from "../resources/projects/projects.table";
 import { protocolDeviationsResource } from "../resources/protocol-deviations/protocol-deviations.resource";
 import type { protocolDeviations } from "../resources/protocol-deviations/protocol-deviations.table";
+import { queriesResource } from "../resources/queries/queries.resource";
+import { queries } from "../resources/queries/queries.table";
 import { type RecordTable, type ResourceDescription, resourceService } from "../resources/resource";
 import { sitesResource } from "../resources/sites/sites.resource";
 import { sites } from "../resources/sites/sites.table";
@@ -110,6 +116,7 @@ const system = {
   profile: { firstName: "", lastName: "" },
   isAdmin: true,
   siteIds: [],
+  kind: "user",
 } as unknown as SessionUser;
 const seedChange: ChangeContext = { userId: null, userName: "system", requestId: "seed", reason: null };
 
@@ -253,9 +260,68 @@ export function monitorInput(overrides: Partial<MonitorInput> = {}): MonitorInpu
   };
 }
 
-/** A monitor row (study monitors are on record only; they do not sign in to this app). */
+/** A monitor row; monitors sign in (issue 44) to what their assignments give. */
 export async function createMonitor(db: Db, overrides: Partial<MonitorInput> = {}) {
   return write<typeof monitors>(db, monitorsResource, monitorInput(overrides));
+}
+
+/** A monitor's assignment to a study, at every site of its project unless sites are given. */
+export function monitorAssignmentInput(
+  refs: { monitorId: number; studyId: number },
+  overrides: Partial<MonitorAssignmentInput> = {},
+): MonitorAssignmentInput {
+  const today = toIsoDate(new Date());
+  return {
+    uuid: newUuid("monitor-assignments"),
+    ...refs,
+    siteIds: [],
+    accessFrom: today,
+    accessTo: today,
+    notes: null,
+    ...overrides,
+  };
+}
+
+/**
+ * A query a monitor raises on a patient visit (issue 44): written as that monitor, whose current
+ * assignment must cover the visit.
+ */
+export async function createQuery(
+  db: Db,
+  monitor: { id: number; uuid: string; email: string; firstName: string; lastName: string },
+  patientVisitId: number,
+  text = "The visit time differs from the source document: please check.",
+) {
+  const asMonitor = {
+    id: monitor.id,
+    uuid: monitor.uuid,
+    email: monitor.email,
+    profile: { firstName: monitor.firstName, lastName: monitor.lastName },
+    isAdmin: false,
+    siteIds: [],
+    kind: "monitor",
+  } as SessionUser;
+  const service = resourceService(db, queriesResource);
+  const change = { ...seedChange, userId: null, monitorId: monitor.id };
+  const { id } = (await service.create(
+    { uuid: newUuid("queries"), patientVisitId, text },
+    asMonitor,
+    change,
+  )) as { id: number };
+  const [row] = await db.select().from(queries).where(eq(queries.id, id));
+  return row as typeof queries.$inferSelect;
+}
+
+export async function createMonitorAssignment(
+  db: Db,
+  refs: { monitorId: number; studyId: number } & Partial<MonitorAssignmentInput>,
+) {
+  const { monitorId, studyId, ...overrides } = refs;
+  return write<typeof monitorAssignments>(
+    db,
+    monitorAssignmentsResource,
+    monitorAssignmentInput({ monitorId, studyId }, overrides),
+  );
 }
 
 /** Creates an administrator with every site, or resets the password of an existing account. */

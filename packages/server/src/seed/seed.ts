@@ -1,12 +1,14 @@
-import { newUuid, type ResourceName } from "@trialdesk/domain";
+import { newUuid, type ResourceName, toIsoDate } from "@trialdesk/domain";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { resources } from "../app";
 import type { Db } from "../db/client";
 import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
+import { patientVisits } from "../resources/patient-visits/patient-visits.table";
 import { projects } from "../resources/projects/projects.table";
 import { sites } from "../resources/sites/sites.table";
 import { studies } from "../resources/studies/studies.table";
+import { resampleEverything } from "../resources/study-patients/sdv-sample";
 import { studyplans } from "../resources/studyplans/studyplans.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
@@ -28,13 +30,16 @@ import { seedPatients } from "./demo-patients";
 import { seedStudyPatients } from "./demo-study-patients";
 import {
   createMonitor,
+  createMonitorAssignment,
   createProject,
+  createQuery,
   createStudy,
   createStudyplan,
   createUser,
   createVisit,
   demoAdmin,
   demoStaff,
+  demoStudyUuid,
 } from "./factories";
 
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -91,8 +96,9 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await seedPatients(db);
   await seedStudyPatients(db);
   await seedPatientVisits(db);
-  // The demo rows were written directly: place their visit windows once.
+  // The demo rows were written directly: place their visit windows and verification samples once.
   await rebuildVisitSchedules(db, { all: true });
+  await db.transaction((tx) => resampleEverything(tx));
   if (options.demoAdmin) {
     // Created once; SEED=always never resets an existing account's password.
     await createAdminIfMissing(db, demoAdmin);
@@ -101,10 +107,35 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await seedMonitors(db);
 }
 
-/** The demo monitors, once: a second seed leaves existing ones as they are. */
+/**
+ * The demo monitors, once: a second seed leaves existing ones as they are. The first is assigned to
+ * the demo study at every site, from a month ago for a year (issue 44).
+ */
 async function seedMonitors(db: Db) {
   const existing = new Set((await db.select({ email: monitors.email }).from(monitors)).map((m) => m.email));
-  for (const monitor of demoMonitors) if (!existing.has(monitor.email)) await createMonitor(db, monitor);
+  for (const monitor of demoMonitors) {
+    if (existing.has(monitor.email)) continue;
+    const created = await createMonitor(db, monitor);
+    const [study] = await db.select({ id: studies.id }).from(studies).where(eq(studies.uuid, demoStudyUuid));
+    if (monitor === demoMonitors[0] && study) {
+      const day = (offset: number) => toIsoDate(new Date(Date.now() + offset * 86_400_000));
+      await createMonitorAssignment(db, {
+        monitorId: created.id,
+        studyId: study.id,
+        accessFrom: day(-30),
+        accessTo: day(365),
+        notes: "Demo monitoring of the demo study",
+      });
+      // One query the demo site can answer, on the demo study's first completed visit.
+      const [visit] = await db
+        .select({ id: patientVisits.id })
+        .from(patientVisits)
+        .where(and(eq(patientVisits.studyId, study.id), eq(patientVisits.visitStatus, "COMPLETED")))
+        .orderBy(patientVisits.id)
+        .limit(1);
+      if (visit) await createQuery(db, created, visit.id);
+    }
+  }
 }
 
 /** The demo staff member works for the first demo site only (embedded demo only, like the admin). */

@@ -2,6 +2,9 @@ import {
   type FieldErrors,
   optionLabel,
   type PatientVisitInput,
+  reopensVerification,
+  type SdvStatus,
+  sdvStatusValues,
   toIsoDate,
   type VisitStatus,
   validatePatientVisit,
@@ -10,10 +13,12 @@ import {
 } from "@trialdesk/domain";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
+import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { builtOnce, namedByText, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
-import { idParam } from "../params";
+import { column, monitorSeesPatient } from "../monitor-assignments/monitor-scope";
+import { booleanParam, idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import { byName, defineResource, foldedText, throughKey } from "../resource";
@@ -28,6 +33,7 @@ import {
   windowInputsBeforeWrite,
 } from "../worklist/visit-schedule";
 import { patientVisits } from "./patient-visits.table";
+import { openQueriesSql, sdvStatusSql, sdvVerifiedAtSql } from "./sdv-columns";
 
 export const patientVisitMessages = {
   patientRequired: "Patient is required",
@@ -157,6 +163,16 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   table: patientVisits,
   validate,
   scope: patientVisitScope,
+  // Never who the patient is (issue 44); searched by barcode and visit.
+  monitors: {
+    scope: (m) =>
+      monitorSeesPatient(m, column("patient_visits", "study_id"), column("patient_visits", "patient_id")),
+    hide: ["patientName"],
+    search: [
+      throughKey(patientVisits.patientId, patients.id, patients.barcode),
+      throughKey(patientVisits.visitId, visits.id, visits.name),
+    ],
+  },
   sort: {
     patientVisitId: patientVisits.id,
     id: patientVisits.id,
@@ -196,6 +212,15 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
       schema: idParam("Study must be a number"),
       where: (id: number) => eq(patientVisits.studyId, id),
     },
+    /** Source verification (issue 44): one state, or (`sdv=true`) every visit there is to verify. */
+    sdvStatus: {
+      schema: z.enum(sdvStatusValues, { error: `Sdv status must be one of: ${sdvStatusValues.join(", ")}` }),
+      where: (status: SdvStatus) => sql`${sdvStatusSql} = ${status}`,
+    },
+    sdv: {
+      schema: booleanParam,
+      where: (on: "true" | "false") => (on === "true" ? sql`${sdvStatusSql} <> 'NOT_REQUIRED'` : undefined),
+    },
   },
   listFormat: "list",
   exportText: {
@@ -219,9 +244,34 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
         studyName: studies.workingName,
         visitName: visits.name,
         screenNumber,
+        sdvStatus: sdvStatusSql,
+        sdvVerifiedAt: sdvVerifiedAtSql,
+        sdvVerifiedByName: patientVisits.sdvVerifiedByName,
+        openQueries: openQueriesSql,
       },
       joins,
       // Inner joins over required references only.
+      joinsKeepRows: true,
+    },
+    /** The source verification's rows (issue 44): what a monitor verifies, by patient barcode. */
+    sdv: {
+      fields: {
+        patientVisitId: patientVisits.id,
+        patientVisitUuid: patientVisits.uuid,
+        barcode: patients.barcode,
+        screenNumber,
+        siteId: patients.recorderSiteId,
+        studyId: patientVisits.studyId,
+        studyName: studies.workingName,
+        visitName: visits.name,
+        visitDate: patientVisits.visitDate,
+        visitStatus: patientVisits.visitStatus,
+        sdvStatus: sdvStatusSql,
+        sdvVerifiedAt: sdvVerifiedAtSql,
+        sdvVerifiedByName: patientVisits.sdvVerifiedByName,
+        openQueries: openQueriesSql,
+      },
+      joins,
       joinsKeepRows: true,
     },
     /** The list rows of spec §2.5; the row id is patientVisitUuid. */
@@ -236,14 +286,15 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
         visitName: visits.name,
         visitDate: patientVisits.visitDate,
         visitStatus: patientVisits.visitStatus,
+        sdvStatus: sdvStatusSql,
       },
       joins,
       joinsKeepRows: true,
     },
   },
-  toRow: async (input, { tx, user }) => {
+  toRow: async (input, { tx, user, existing }) => {
     await checkReferences(tx, input, user);
-    return {
+    const row = {
       patientId: input.patientId,
       studyId: input.studyId,
       visitId: input.visitId,
@@ -254,6 +305,9 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
       visitResult: input.visitResult ?? null,
       notes: input.notes?.trim() ? input.notes : null,
     };
+    // A verified visit whose verified data change needs verifying again (issue 44).
+    const reopens = existing?.sdvVerifiedAt != null && reopensVerification(existing, row);
+    return reopens ? { ...row, sdvReopened: true } : row;
   },
   // The patient's windows in the study follow its recorded visits (both studies when one moved); what
   // they are computed from is read in the visit's own write statement.

@@ -1,6 +1,8 @@
-import { date, index, pgTable, time, varchar } from "drizzle-orm/pg-core";
-import { fkIndex, oneOf, recordColumns, requiredRef, uuidUnique } from "../../db/columns";
+import { sql } from "drizzle-orm";
+import { boolean, date, index, pgTable, time, timestamp, varchar } from "drizzle-orm/pg-core";
+import { fkIndex, oneOf, recordColumns, ref, requiredRef, uuidUnique } from "../../db/columns";
 import { visitResults, visitStatuses } from "../../db/enums";
+import { monitors } from "../monitors/monitors.table";
 import { patients } from "../patients/patients.table";
 import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
@@ -17,6 +19,12 @@ export const patientVisits = pgTable(
     visitStatus: varchar({ length: 10 }).notNull().default("BOOKED"),
     visitResult: varchar({ length: 10 }),
     notes: varchar({ length: 2000 }),
+    /** When and by whom a monitor last verified it against the source (issue 44). */
+    sdvVerifiedAt: timestamp({ withTimezone: true }),
+    sdvVerifiedBy: ref(() => monitors.id, "set null"),
+    sdvVerifiedByName: varchar({ length: 120 }),
+    /** Its verified data changed since: it needs verifying again. */
+    sdvReopened: boolean().notNull().default(false),
   },
   (t) => [
     uuidUnique("patient_visits", t.uuid),
@@ -30,5 +38,7 @@ export const patientVisits = pgTable(
     // Newest visits first (date, time, id); the patient id last lets a site's list (patients of the
     // site) skip deep pages and count from the index alone.
     index("patient_visits_visit_date_idx").on(t.visitDate, t.visitTime, t.id, t.patientId),
+    // A study's verified visits (the visit summary's source-verification marks, issue 44).
+    index("patient_visits_verified_study_id_idx").on(t.studyId).where(sql`${t.sdvVerifiedAt} is not null`),
   ],
 );

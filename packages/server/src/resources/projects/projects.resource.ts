@@ -11,9 +11,10 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { partners } from "../partners/partners.table";
-import { defineResource } from "../resource";
+import { defineResource, type Row } from "../resource";
 import { siteLinks } from "../site-links";
 import { sites } from "../sites/sites.table";
+import { resampleProject } from "../study-patients/sdv-sample";
 import { therapyAreas } from "../therapy-areas/therapy-areas.table";
 import { projectSites, projects } from "./projects.table";
 
@@ -145,6 +146,14 @@ export const projectsResource = defineResource<ProjectInput>({
   }),
   writeChildren: async (id, input, { tx }) => {
     await projectSiteLinks.write(tx, id, input.siteIds ?? []);
+  },
+  // A new verification percentage resizes every sample of the project (issue 44).
+  afterChange: async (tx, before, after) => {
+    const percentage = (record: Row | null) =>
+      (record?.finance as { monitoredPercentage?: number | null } | undefined)?.monitoredPercentage ?? null;
+    if (before && after && percentage(before) !== percentage(after))
+      await resampleProject(tx, after.id as number);
+    return undefined;
   },
   expand: async (db, records) => {
     // Only the full record has parts; the option view stays as selected.

@@ -14,6 +14,7 @@ import type { PgSelect } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
 import type { Tx } from "../../db/client";
 import { conflict, validationError } from "../../http/errors";
+import { column, monitorSeesSite } from "../monitor-assignments/monitor-scope";
 import { idParam, oneOfFilter } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
@@ -120,6 +121,12 @@ export const protocolDeviationsResource = defineResource<ProtocolDeviationInput>
   name: "protocol-deviations",
   table: protocolDeviations,
   scope: deviationScope,
+  monitors: {
+    scope: (m) =>
+      monitorSeesSite(m, column("protocol_deviations", "study_id"), column("protocol_deviations", "site_id")),
+    hide: ["patientName"],
+    search: [throughKey(protocolDeviations.patientId, patients.id, patients.barcode)],
+  },
   sort: {
     id: protocolDeviations.id,
     detectedOn: protocolDeviations.detectedOn,

@@ -1,5 +1,6 @@
 import { randomisationVisitType, type StudyInput } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
+import { column, monitorSeesStudy } from "../monitor-assignments/monitor-scope";
 import { projects } from "../projects/projects.table";
 import { defineResource } from "../resource";
 import { visits } from "../visits/visits.table";
@@ -9,6 +10,7 @@ import { studies } from "./studies.table";
 export const studiesResource = defineResource<StudyInput>({
   name: "studies",
   table: studies,
+  monitors: { scope: (m) => monitorSeesStudy(m, column("studies", "id")), search: [studies.workingName] },
   sort: {
     id: studies.id,
     workingName: studies.workingName,

@@ -9,8 +9,9 @@ import {
 import { and, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias, type PgColumn } from "drizzle-orm/pg-core";
 import type { SessionUser } from "../../auth/guards";
-import { holds, type Tx } from "../../db/client";
+import { holds, queryRows, type Tx } from "../../db/client";
 import { conflict, validationError } from "../../http/errors";
+import { column, monitorSeesPatient } from "../monitor-assignments/monitor-scope";
 import { flagFilter, idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
 import { patientScope } from "../patients/patients.resource";
@@ -21,6 +22,7 @@ import type { Row } from "../resource-definition";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
 import { keepVisitSchedules } from "../worklist/visit-schedule";
+import { resampleSdv } from "./sdv-sample";
 import { studyPatients } from "./study-patients.table";
 
 /**
@@ -45,6 +47,26 @@ const nameOf = (user: { firstName: PgColumn; lastName: PgColumn }) =>
 
 const id = idParam();
 
+/** The samples of the studies and sites these assignments (before and after a write) belong to. */
+async function resampleAssignments(tx: Tx, assignments: (Row | null)[]) {
+  const pairs = await queryRows<{ studyId: number; siteId: number }>(
+    tx,
+    sql`select distinct a.study_id as "studyId", p.recorder_site_id as "siteId"
+      from (values ${sql.join(
+        assignments
+          .filter((a) => a !== null)
+          .map((a) => sql`(${a.studyId as number}::int, ${a.patientId as number}::int)`),
+        sql`, `,
+      )}) as a(study_id, patient_id)
+      join ${patients} p on p.id = a.patient_id order by 1, 2`,
+  );
+  // In one order, so two writes that touch the same two samples take their locks alike.
+  const sampled = new Set<number>();
+  for (const { studyId, siteId } of pairs)
+    for (const id of await resampleSdv(tx, studyId, siteId)) sampled.add(id);
+  return sampled;
+}
+
 /**
  * Whether the assignment's patient has visits recorded in its study: they need it, so it is neither
  * removed nor moved to another patient or study. The view answers it (the form shows both as fixed);
@@ -67,6 +89,26 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
   name: "study-patients",
   table: studyPatients,
   scope: studyPatientScope,
+  // Never who the patient is, nor staff's notes and names (issue 44).
+  monitors: {
+    scope: (m) =>
+      monitorSeesPatient(m, column("study_patients", "study_id"), column("study_patients", "patient_id")),
+    hide: [
+      "firstName",
+      "lastName",
+      "patientName",
+      "notes",
+      "startedBy",
+      "startedByName",
+      "closedBy",
+      "closedByName",
+    ],
+    search: [
+      throughKey(studyPatients.patientId, patients.id, patients.barcode),
+      studyPatients.screenNr,
+      studyPatients.randomNr,
+    ],
+  },
   sort: {
     id: studyPatients.id,
     barcode: patients.barcode,
@@ -133,6 +175,7 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
         startedByName: nameOf(startedByUser),
         closedByName: nameOf(closedByUser),
         hasVisits: visitsRecorded(studyPatients.patientId, studyPatients.studyId),
+        sdvSelected: studyPatients.sdvSelected,
       },
       joins: (query) =>
         query
@@ -186,14 +229,19 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
   },
   // An assignment whose patient has visits in the study stays: the visits need it.
   // Start date, closing and reopening move the assignment's windows (a deleted one's rows cascade).
-  afterChange: (tx, _before, after, _alongside, change) =>
-    keepVisitSchedules((assignment) => ({ studyPatientIds: [assignment.id as number] }))(
+  // Every assignment write recomputes the verification sample of its study and site (issue 44).
+  afterChange: async (tx, before, after, _alongside, change) => {
+    const sampled = await resampleAssignments(tx, [before, after]);
+    // The answer was read with the write, before the sample was: it tells the sample as it now is.
+    if (after) after.sdvSelected = sampled.has(after.id as number);
+    return keepVisitSchedules((assignment) => ({ studyPatientIds: [assignment.id as number] }))(
       tx,
       null,
       after,
       undefined,
       change,
-    ),
+    );
+  },
   beforeDelete: async (_id, { tx, existing }) => {
     if (await hasVisits(tx, existing as Row)) throw conflict("Study patient is still used by patient visits");
   },

@@ -22,6 +22,10 @@ export const studyPatients = pgTable(
     closeReason: varchar({ length: 10 }),
     closedBy: ref(() => users.id),
     notes: varchar({ length: 2000 }),
+    /** In the sample of patients to source-verify (issue 44): kept, recomputed by each assignment write. */
+    sdvSelected: boolean().notNull().default(false),
+    /** A monitor's swap into ("IN") or out of ("OUT") the sample, kept through later recomputations. */
+    sdvSwapped: varchar({ length: 3 }),
   },
   (t) => [
     uuidUnique("study_patients", t.uuid),
@@ -30,6 +34,7 @@ export const studyPatients = pgTable(
       .on(t.studyId, t.patientId)
       .where(sql`${t.active}`),
     oneOf("study_patients", "close_reason", t.closeReason, closeReasons),
+    oneOf("study_patients", "sdv_swapped", t.sdvSwapped, ["IN", "OUT"]),
     // The close reason is mandatory when closed (spec §5).
     check("study_patients_closed_check", sql`${t.active} or ${t.closeReason} is not null`),
     fkIndex("study_patients", "patient_id", t.patientId),

@@ -8,6 +8,7 @@ import {
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
+import { column, monitorSeesStudy } from "../monitor-assignments/monitor-scope";
 import { projects } from "../projects/projects.table";
 import { defineResource, type WriteContext } from "../resource";
 import { studies } from "../studies/studies.table";
@@ -74,6 +75,11 @@ async function checkSchedule(tx: Tx, studyId: number, schedule: ScheduleEntry[])
 export const studyplansResource = defineResource<StudyplanInput>({
   name: "studyplans",
   table: studyplans,
+  // Every format joins the plan's study.
+  monitors: {
+    scope: (m) => monitorSeesStudy(m, column("studies", "id")),
+    search: [studies.workingName, projects.protocolNr],
+  },
   sort: {
     studyId: studies.id,
     studyName: studies.workingName,

@@ -73,7 +73,7 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
           },
         );
       });
-      reply.setCookie(refreshCookie, await refreshTokens.issue(me.id), {
+      reply.setCookie(refreshCookie, await refreshTokens.issue({ kind: "user", id: me.id }), {
         httpOnly: true,
         sameSite: "strict",
         path: "/api",

@@ -3,13 +3,14 @@ import {
   decodeVisitSummary,
   isValidIsoDate,
   planColumns,
+  type SdvStatus,
   toIsoDate,
   type VisitSummaryRow,
   type VisitSummaryVisit,
   visitSummaryDayZero,
   visitSummaryRow,
 } from "@trialdesk/domain";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -19,7 +20,9 @@ import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
 import { badRequest, notFound } from "../../http/errors";
 import { answers, day } from "../../http/openapi-responses";
+import { column, monitorSeesSite, monitorSeesStudy } from "../monitor-assignments/monitor-scope";
 import { booleanParam } from "../params";
+import { sdvStatusSql } from "../patient-visits/sdv-columns";
 import { patients } from "../patients/patients.table";
 import { parseQuery } from "../resource";
 import { inSites } from "../site-scope";
@@ -91,8 +94,13 @@ async function patientRows(
   user: SessionUser,
   siteId?: number,
 ): Promise<VisitSummaryRow[]> {
-  // Staff see their sites' patients (none without sites); administrators all.
-  const siteScope = user.isAdmin ? sql`` : sql`and ${inSites(sql.raw("p.recorder_site_id"), user)}`;
+  // Staff see their sites' patients (none without sites); administrators all; a monitor the sites of
+  // their current assignment to the study (issue 44).
+  const siteScope = user.isAdmin
+    ? sql``
+    : user.kind === "monitor"
+      ? sql`and ${monitorSeesSite(sql`${user.id}`, sql`${studyId}`, sql.raw("p.recorder_site_id"))}`
+      : sql`and ${inSites(sql.raw("p.recorder_site_id"), user)}`;
   const oneSite = siteId === undefined ? sql`` : sql`and p.recorder_site_id = ${siteId}`;
   const rows = await queryRows<{
     patientUuid: string;
@@ -116,7 +124,40 @@ async function patientRows(
           where p.id = a.patient_id ${siteScope} ${oneSite} offset 0) p
       order by a.screen_nr nulls last, p.last_name, p.first_name, a.patient_id`,
   );
-  return rows.map((p) => visitSummaryRow(p, p.cells ?? ""));
+  // A monitor never reads who the patient is: the row names the barcode alone.
+  const named =
+    user.kind === "monitor"
+      ? (p: (typeof rows)[number]) => ({ ...p, firstName: "", lastName: "" })
+      : (p: (typeof rows)[number]) => p;
+  return rows.map((p) => visitSummaryRow(named(p), p.cells ?? ""));
+}
+
+/**
+ * The summary's source-verification marks (CompactVisitSummary.sdv) for the patients shown: the visits
+ * of the sample and the visits once verified (an index each), each in the state that most needs a
+ * monitor among the visit's records.
+ */
+async function sdvMarks(db: Db, studyId: number, patientUuids: string[]) {
+  if (patientUuids.length === 0) return [];
+  const rows = await queryRows<{ patientUuid: string; visitId: number; status: SdvStatus }>(
+    db,
+    sql`select p.uuid as "patientUuid", pv.visit_id as "visitId",
+        (array_agg(pv.state order by case pv.state when 'REOPENED' then 3 when 'PENDING' then 2 else 1 end desc))[1]
+          as status
+      from (select patient_visits.patient_id, patient_visits.visit_id, ${sdvStatusSql} as state
+          from patient_visits
+          where patient_visits.id in (
+            select v.id from study_patients sp join patient_visits v
+              on v.patient_id = sp.patient_id and v.study_id = sp.study_id
+            where sp.study_id = ${studyId} and sp.sdv_selected
+            union
+            select v.id from patient_visits v where v.study_id = ${studyId} and v.sdv_verified_at is not null)) pv
+      join ${patients} p on p.id = pv.patient_id
+      where pv.state <> 'NOT_REQUIRED'
+        and p.uuid in (select jsonb_array_elements_text(${JSON.stringify(patientUuids)}::jsonb))
+      group by p.uuid, pv.visit_id`,
+  );
+  return rows.map((row): [string, number, SdvStatus] => [row.patientUuid, Number(row.visitId), row.status]);
 }
 
 /** What a compact call from a screen that reads the cells otherwise is answered. */
@@ -163,6 +204,10 @@ const summaryAnswer = answers(
         asOf: day,
         dayZero: day.describe("the day the cells' days count from"),
         rows: z.array(z.array(z.union([z.string(), z.boolean(), z.null()]))),
+        sdv: z
+          .array(z.tuple([z.string(), z.number(), z.string()]))
+          .optional()
+          .describe("source verification: [patientUuid, visitId, state]"),
       })
       .describe(
         "?compact=true: [patientUuid, barcode, firstName, lastName, screenNr, active, cells] per patient",
@@ -180,7 +225,10 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     "/api/patient-visit-summary/:studyUuid",
-    { schema: { params, querystring: query, tags: ["patient-visit-summary"], response: summaryAnswer } },
+    {
+      config: { monitors: true },
+      schema: { params, querystring: query, tags: ["patient-visit-summary"], response: summaryAnswer },
+    },
     async (request, reply) => {
       const user = currentUser(request);
       const { studyUuid } = request.params;
@@ -191,14 +239,30 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
       const [study] = await deps.db
         .select({ id: studies.id })
         .from(studies)
-        .where(eq(studies.uuid, studyUuid));
+        .where(
+          and(
+            eq(studies.uuid, studyUuid),
+            user.kind === "monitor" ? monitorSeesStudy(sql`${user.id}`, column("studies", "id")) : undefined,
+          ),
+        );
       if (!study) throw notFound("Study not found");
       const asOf = q.asOf ?? toIsoDate(new Date());
       const [columns, rows] = await Promise.all([
         studyVisits(deps.db, study.id),
         patientRows(deps.db, study.id, user, q.siteId),
       ]);
-      const compact: CompactVisitSummary = { studyVisits: columns, asOf, dayZero: visitSummaryDayZero, rows };
+      const sdv = await sdvMarks(
+        deps.db,
+        study.id,
+        rows.map((row) => row[0]),
+      );
+      const compact: CompactVisitSummary = {
+        studyVisits: columns,
+        asOf,
+        dayZero: visitSummaryDayZero,
+        rows,
+        sdv,
+      };
       return send(request, reply, q.compact === "true" ? compact : decodeVisitSummary(compact));
     },
   );

@@ -22,6 +22,7 @@ export function studyVisitsRoutes(fastify: FastifyInstance, deps: Deps) {
     "/api/studies/:uuid/visits",
     // The visits list's parameters; a studyId given there is overridden by the path's study.
     {
+      config: { monitors: true },
       schema: {
         params,
         querystring: visits.listQuery,

@@ -2,6 +2,7 @@ import { randomisationVisitType, type VisitInput, visitInUseMessage, visitTypes 
 import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { holds, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
+import { column, monitorSeesStudy } from "../monitor-assignments/monitor-scope";
 import { idParam } from "../params";
 import { patientVisits } from "../patient-visits/patient-visits.table";
 import { projects } from "../projects/projects.table";
@@ -36,6 +37,7 @@ const mandatoryNumber = sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 e
 export const visitsResource = defineResource<VisitInput>({
   name: "visits",
   table: visits,
+  monitors: { scope: (m) => monitorSeesStudy(m, column("visits", "study_id")), search: [visits.name] },
   sort: {
     id: visits.id,
     visitName: visits.name,
