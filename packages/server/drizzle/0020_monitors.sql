@@ -61,6 +61,7 @@ CREATE INDEX "monitor_assignments_monitor_id_study_id_idx" ON "monitor_assignmen
 CREATE INDEX "monitor_assignments_study_id_idx" ON "monitor_assignments" USING btree ("study_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "queries_uuid_unique" ON "queries" USING btree ("uuid");--> statement-breakpoint
 CREATE INDEX "queries_patient_visit_id_idx" ON "queries" USING btree ("patient_visit_id");--> statement-breakpoint
+CREATE INDEX "queries_opened_by_idx" ON "queries" USING btree ("opened_by");--> statement-breakpoint
 CREATE INDEX "queries_site_id_status_idx" ON "queries" USING btree ("site_id","status","id");--> statement-breakpoint
 CREATE INDEX "queries_study_id_status_idx" ON "queries" USING btree ("study_id","status","id");--> statement-breakpoint
 CREATE INDEX "query_messages_query_id_idx" ON "query_messages" USING btree ("query_id","id");--> statement-breakpoint
@@ -68,5 +69,6 @@ ALTER TABLE "refresh_tokens" ADD CONSTRAINT "refresh_tokens_monitor_id_monitors_
 ALTER TABLE "patient_visits" ADD CONSTRAINT "patient_visits_sdv_verified_by_monitors_id_fk" FOREIGN KEY ("sdv_verified_by") REFERENCES "public"."monitors"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "refresh_tokens_monitor_id_idx" ON "refresh_tokens" USING btree ("monitor_id");--> statement-breakpoint
 CREATE INDEX "patient_visits_verified_study_id_idx" ON "patient_visits" USING btree ("study_id") WHERE "patient_visits"."sdv_verified_at" is not null;--> statement-breakpoint
+CREATE INDEX "patient_visits_sdv_verified_by_idx" ON "patient_visits" USING btree ("sdv_verified_by") WHERE "patient_visits"."sdv_verified_by" is not null;--> statement-breakpoint
 ALTER TABLE "refresh_tokens" ADD CONSTRAINT "refresh_tokens_account_check" CHECK (num_nonnulls("refresh_tokens"."user_id", "refresh_tokens"."monitor_id") = 1);--> statement-breakpoint
 ALTER TABLE "study_patients" ADD CONSTRAINT "study_patients_sdv_swapped_check" CHECK ("study_patients"."sdv_swapped" in ('IN', 'OUT'));

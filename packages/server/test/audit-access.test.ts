@@ -1,9 +1,10 @@
-import type { AuditEvent } from "@trialdesk/domain";
+import { type AuditEvent, newUuid } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../src/app";
 import { queryRows } from "../src/db/client";
 import {
+  createMonitor,
   createPartner,
   createPatient,
   createSite,
@@ -13,6 +14,8 @@ import {
   createTherapyArea,
   createTherapyCategory,
   createVisit,
+  defaultPassword,
+  monitorAssignmentInput,
   monitorInput,
   partnerInput,
   patientInput,
@@ -31,7 +34,8 @@ import {
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 import { setUpProject } from "./study-setup";
 
-type Role = "admin" | "staffA" | "staffB";
+/** monitor: assigned to the study of the patient data today, at every site (issue 44). */
+type Role = "admin" | "staffA" | "staffB" | "monitor";
 /** What a role gets for a record's history: the events, none (out of its sites), or 403. */
 type Outcome = "events" | "none" | 403;
 
@@ -77,10 +81,27 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
       admin: await t.signedInUser({ isAdmin: true }),
       staffA: await t.signedInUser({ siteIds: [siteA.id] }),
       staffB: await t.signedInUser({ siteIds: [siteB.id] }),
-    };
+    } as Record<Role, Session>;
     const project = await setUpProject(t, "AUD-TEST-001");
     const study = await createStudy(t.database.db, project as never);
     const visit = await createVisit(t.database.db, study.id);
+    const monitor = await createMonitor(t.database.db, {
+      password: defaultPassword,
+      password2: defaultPassword,
+    });
+    sessions.monitor = await t.signIn(monitor.email, defaultPassword);
+    const today = new Date().toISOString().slice(0, 10);
+    // The patients' site is one of the project's, which the assignment covers.
+    await t.database.db.execute(
+      sql`insert into project_sites (project_id, site_id) values (${(project as { id: number }).id}, ${siteA.id})`,
+    );
+    records["monitor-assignments"] = await post(
+      "monitor-assignments",
+      monitorAssignmentInput(
+        { monitorId: monitor.id, studyId: study.id },
+        { accessFrom: today, accessTo: today },
+      ),
+    );
 
     records.patients = await post("patients", patientInput(siteA.id));
     const [patient] = await queryRows<{ id: number }>(
@@ -95,6 +116,25 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
       "patient-visits",
       patientVisitInput({ patientId: patient.id, studyId: study.id, visitId: visit.id }),
     );
+    // On a visit of its own: a visit with queries is not deleted (the deletion test below deletes one).
+    const queried = await createPatient(t.database.db, siteA.id);
+    await createStudyPatient(t.database.db, { patientId: queried.id, studyId: study.id });
+    const queriedVisit = await post(
+      "patient-visits",
+      patientVisitInput({ patientId: queried.id, studyId: study.id, visitId: visit.id }),
+    );
+    const [patientVisit] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from patient_visits where uuid = ${queriedVisit}`,
+    );
+    const query = await t.request<{ uuid: string }>({
+      method: "POST",
+      url: "/api/queries",
+      session: sessions.monitor,
+      payload: { uuid: newUuid("queries"), patientVisitId: patientVisit.id, text: "Please check the time" },
+    });
+    expect(query.status, JSON.stringify(query.body)).toBe(201);
+    records.queries = query.body.data.uuid;
     // Of a patient of its own: a deviation keeps its patient (nothing that happened is deleted).
     const deviating = await createPatient(t.database.db, siteA.id);
     await createStudyPatient(t.database.db, { patientId: deviating.id, studyId: study.id });
@@ -137,21 +177,25 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
   });
   afterAll(() => t.close());
 
+  // A monitor reads the history of what their assignment lets them read (the study's patient data),
+  // nothing of another study ("none"), and of no resource without a monitor view (403).
   const expected: Record<string, Record<Role, Outcome>> = {
-    patients: { admin: "events", staffA: "events", staffB: "none" },
-    "study-patients": { admin: "events", staffA: "events", staffB: "none" },
-    "patient-visits": { admin: "events", staffA: "events", staffB: "none" },
-    "protocol-deviations": { admin: "events", staffA: "events", staffB: "none" },
-    users: { admin: "events", staffA: 403, staffB: 403 },
-    monitors: { admin: "events", staffA: 403, staffB: 403 },
-    sites: { admin: "events", staffA: "events", staffB: "events" },
-    "therapy-categories": { admin: "events", staffA: "events", staffB: "events" },
-    "therapy-areas": { admin: "events", staffA: "events", staffB: "events" },
-    partners: { admin: "events", staffA: "events", staffB: "events" },
-    projects: { admin: "events", staffA: "events", staffB: "events" },
-    studies: { admin: "events", staffA: "events", staffB: "events" },
-    visits: { admin: "events", staffA: "events", staffB: "events" },
-    studyplans: { admin: "events", staffA: "events", staffB: "events" },
+    patients: { admin: "events", staffA: "events", staffB: "none", monitor: 403 },
+    "study-patients": { admin: "events", staffA: "events", staffB: "none", monitor: "events" },
+    "patient-visits": { admin: "events", staffA: "events", staffB: "none", monitor: "events" },
+    "protocol-deviations": { admin: "events", staffA: "events", staffB: "none", monitor: "events" },
+    queries: { admin: "events", staffA: "events", staffB: "none", monitor: "events" },
+    users: { admin: "events", staffA: 403, staffB: 403, monitor: 403 },
+    monitors: { admin: "events", staffA: 403, staffB: 403, monitor: 403 },
+    "monitor-assignments": { admin: "events", staffA: 403, staffB: 403, monitor: 403 },
+    sites: { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
+    "therapy-categories": { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
+    "therapy-areas": { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
+    partners: { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
+    projects: { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
+    studies: { admin: "events", staffA: "events", staffB: "events", monitor: "none" },
+    visits: { admin: "events", staffA: "events", staffB: "events", monitor: "none" },
+    studyplans: { admin: "events", staffA: "events", staffB: "events", monitor: "none" },
   };
 
   it("covers every resource", () => {
@@ -162,7 +206,7 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
     const seen: Record<string, Record<Role, Outcome>> = {};
     for (const resource of Object.keys(expected)) {
       seen[resource] = {} as Record<Role, Outcome>;
-      for (const role of ["admin", "staffA", "staffB"] as Role[])
+      for (const role of ["admin", "staffA", "staffB", "monitor"] as Role[])
         seen[resource][role] = await outcome(role, resource, records[resource]);
     }
     expect(seen).toEqual(expected);

@@ -144,10 +144,14 @@ describe.each(databaseKinds)("the schema on %s", (kind) => {
       { email: "admin@example.com", is_admin: true, sites: ["BUD", "VIE", "WAW"] },
       { email: "staff@example.com", is_admin: false, sites: ["BUD"] },
     ]);
-    expect(await count("monitors")).toBe(2);
+    // Three monitors, the first assigned to the demo study with one query raised (issue 44).
+    expect(await count("monitors")).toBe(3);
+    expect(await count("monitor_assignments")).toBe(1);
+    expect(await count("queries")).toBe(1);
     // Running it again adds nothing.
     await seed(database.db, { demoAdmin: true });
     expect(await count("users")).toBe(2);
-    expect(await count("monitors")).toBe(2);
+    expect(await count("monitors")).toBe(3);
+    expect(await count("monitor_assignments")).toBe(1);
   });
 });

@@ -117,6 +117,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       visitResult: "OK",
       notes: "Fasting blood sample",
       patientName: "Varga Anna",
+      barcode: patient.barcode,
       studyName: study.workingName,
       visitName: "Screening",
       screenNumber: "S-101",

@@ -49,7 +49,7 @@ export const patientVisitSchema = z.strictObject({
   visitResult: z.enum(visitResultValues).nullish(),
   notes: text(notesMaxLength).nullish(),
   // Read-only view fields; accepted so a loaded record can be sent back whole.
-  ...viewTexts("patientName", "studyName", "visitName", "screenNumber"),
+  ...viewTexts("patientName", "barcode", "studyName", "visitName", "screenNumber"),
   // Source verification (issue 44): the server's, never taken from a save.
   sdvStatus: z.enum(sdvStatusValues).nullish(),
   sdvVerifiedAt: z.string().nullish(),
@@ -122,6 +122,8 @@ export type PatientVisitListRow = {
   visitName: string;
   visitDate: string | null;
   visitStatus: VisitStatus | null;
+  /** Its source verification (issue 44). */
+  sdvStatus?: SdvStatus;
 };
 
 /**

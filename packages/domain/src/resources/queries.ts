@@ -43,6 +43,7 @@ export type Query = {
   visitDate: string | null;
   openedByName: string | null;
   createdAt: string;
+  updatedAt: string;
   messages?: QueryMessage[];
 };
 
@@ -56,6 +57,7 @@ export const querySchema = z.strictObject({
   siteId: z.number().int().nullish(),
   visitDate: z.string().nullish(),
   createdAt: z.string().nullish(),
+  updatedAt: z.string().nullish(),
   messages: z.array(z.unknown()).nullish(),
   ...viewTexts("patientVisitUuid", "barcode", "studyName", "visitName", "openedByName"),
 });
@@ -65,7 +67,7 @@ type QueryForm = Partial<QueryInput>;
 export const queryMessages = {
   patientVisitRequired: "Patient visit is required",
   patientVisitNotFound: "Patient visit does not exist",
-  textRequired: "Text is required",
+  textRequired: "Query is required",
   monitorsOnly: "Only a monitor opens and closes queries",
   answeredByMessage: "A query is answered by a message from the site",
   closed: "This query is closed: the monitor reopens it to continue",
@@ -98,6 +100,12 @@ export type QueryListRow = Pick<
   Query,
   | "id"
   | "uuid"
+  | "version"
+  | "patientVisitId"
+  | "studyId"
+  | "siteId"
+  | "openedByName"
+  | "updatedAt"
   | "barcode"
   | "studyName"
   | "visitName"

@@ -124,7 +124,7 @@ describe("queries", () => {
     });
     expect(validateQuery({ patientVisitId: null, text: "" })).toMatchObject({
       patientVisitId: "Patient visit is required",
-      text: "Text is required",
+      text: "Query is required",
     });
   });
 });

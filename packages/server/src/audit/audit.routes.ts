@@ -1,5 +1,6 @@
 import { mayAccess, monitorMay, resourceAccess } from "@trialdesk/domain";
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { currentUser, type SessionUser } from "../auth/guards";
@@ -33,10 +34,10 @@ async function mayReadHistory(
   if (user.kind === "monitor") {
     // A monitor reads the history of what they may read, and of nothing else (issue 44).
     if (!def.monitors || !monitorMay(def.name, "read")) throw forbidden();
-    const [visible] = await db
-      .select({ id: def.table.id })
-      .from(def.table)
-      .where(and(eq(def.table.uuid, uuid), def.monitors.scope(sql`${user.id}`)));
+    // Read as the record is read: a scope may name a table its view joins (a studyplan's study).
+    const query = db.select({ id: def.table.id }).from(def.table).$dynamic() as unknown as PgSelect;
+    const joined = def.formats?.view?.joins?.(query) ?? query;
+    const [visible] = await joined.where(and(eq(def.table.uuid, uuid), def.monitors.scope(sql`${user.id}`)));
     return Boolean(visible);
   }
   if (!mayAccess(resourceAccess(def.name).get, user)) throw forbidden();

@@ -4,6 +4,7 @@ import {
   type PatientVisitInput,
   reopensVerification,
   type SdvStatus,
+  sdvStatuses,
   sdvStatusValues,
   toIsoDate,
   type VisitStatus,
@@ -225,6 +226,7 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   listFormat: "list",
   exportText: {
     visitStatus: (row) => optionLabel(visitStatuses, row.visitStatus as VisitStatus),
+    sdvStatus: (row) => optionLabel(sdvStatuses, row.sdvStatus as SdvStatus),
   },
   formats: {
     view: {
@@ -241,6 +243,7 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
         visitResult: patientVisits.visitResult,
         notes: patientVisits.notes,
         patientName,
+        barcode: patients.barcode,
         studyName: studies.workingName,
         visitName: visits.name,
         screenNumber,

@@ -40,5 +40,9 @@ export const patientVisits = pgTable(
     index("patient_visits_visit_date_idx").on(t.visitDate, t.visitTime, t.id, t.patientId),
     // A study's verified visits (the visit summary's source-verification marks, issue 44).
     index("patient_visits_verified_study_id_idx").on(t.studyId).where(sql`${t.sdvVerifiedAt} is not null`),
+    // A monitor removed sets their verifications' reference null: found by this index.
+    index("patient_visits_sdv_verified_by_idx")
+      .on(t.sdvVerifiedBy)
+      .where(sql`${t.sdvVerifiedBy} is not null`),
   ],
 );

@@ -1,7 +1,9 @@
 import {
   queryMessages as messages,
+  optionLabel,
   type QueryInput,
   type QueryStatus,
+  queryStatuses,
   queryStatusValues,
 } from "@trialdesk/domain";
 import { asc, eq, inArray, sql } from "drizzle-orm";
@@ -49,6 +51,7 @@ export const queriesResource = defineResource<QueryInput>({
   defaultSort: "updatedAt",
   defaultDirection: "desc",
   search: [queries.text],
+  exportText: { status: (row) => optionLabel(queryStatuses, row.status as QueryStatus) },
   filters: {
     status: {
       schema: z.enum(queryStatusValues, { error: "Status must be OPEN, ANSWERED or CLOSED" }),

@@ -27,6 +27,7 @@ export const queries = pgTable(
     uuidUnique("queries", t.uuid),
     oneOf("queries", "status", t.status, queryStatusValues),
     fkIndex("queries", "patient_visit_id", t.patientVisitId),
+    fkIndex("queries", "opened_by", t.openedBy),
     // A site's queries by status (the worklist's and home page's counts, the list's filter).
     index("queries_site_id_status_idx").on(t.siteId, t.status, t.id),
     index("queries_study_id_status_idx").on(t.studyId, t.status, t.id),
