@@ -39,11 +39,16 @@ export const mySites = (userUuid: string | undefined) => ({
  */
 const scheduleViews = ["worklist", "patient-visit-summary", "patient-visit-detail", "protocol-deviations"];
 export const shownWith: Record<string, string[]> = {
-  "patient-visits": scheduleViews,
+  // A saved visit may also reopen its verification (issue 44).
+  "patient-visits": [...scheduleViews, "source-verification"],
   "study-patients": scheduleViews,
   studyplans: scheduleViews,
   // The worklist's "Deviations open" and the visit form's list of deviations.
   "protocol-deviations": ["worklist", "patient-visit-detail"],
+  // A query's message or status changes its visit's open queries and the monitor's list (issue 44).
+  queries: ["patient-visits", "source-verification", "worklist"],
+  // A verification changes the visit's SDV status wherever it shows.
+  "source-verification": ["patient-visits", "patient-visit-summary"],
 };
 
 /**

@@ -2,19 +2,23 @@ import { useQuery } from "@tanstack/react-query";
 import { countText, type ListData, type WorklistData } from "@trialdesk/domain";
 import {
   AlarmClock,
+  BadgeCheck,
   CalendarClock,
   CalendarPlus,
+  FlaskConical,
   type LucideIcon,
+  MessageCircleQuestion,
   Table,
   TriangleAlert,
   UserPlus,
   Users,
 } from "lucide-react";
 import { Link } from "react-router";
-import { api } from "../api/client";
+import { api, type Query } from "../api/client";
 import { queryKeys } from "../api/queries";
 import { getConfig } from "./config";
-import { useActiveSite } from "./site";
+import { useSession } from "./session";
+import { useActiveSite, worksInSites } from "./site";
 
 type Tile = { title: string; to: string; icon: LucideIcon; count?: number | null };
 
@@ -33,27 +37,104 @@ function useWorklistCounts() {
   return site ? (data?.counts ?? null) : null;
 }
 
+/**
+ * How many rows a list has, from one row of it; null until known or when not asked. Under the list's
+ * own key, so whatever changes its rows (a saved visit, a verification, a message) reads it again.
+ */
+function useListTotal(path: string, filters: Query, enabled = true) {
+  const query = { ...filters, page: 1, pagesize: 1 };
+  const { data } = useQuery({
+    queryKey: queryKeys.list(path, query),
+    queryFn: () => api.get<ListData<unknown>>(path, query),
+    enabled,
+  });
+  return enabled ? (data?.pagination.total ?? null) : null;
+}
+
 /** How many of the active site's protocol deviations are open (issue 43); none without a site. */
 function useOpenDeviations() {
   const { site } = useActiveSite();
-  const query = { siteId: site?.id, status: "OPEN", page: 1, pagesize: 1 };
-  const { data } = useQuery({
-    // Under the resource's name, so a saved visit or deviation reads it again.
-    queryKey: queryKeys.list("protocol-deviations", query),
-    queryFn: () => api.get<ListData<unknown>>("protocol-deviations", query),
-    enabled: Boolean(site),
-  });
-  return site ? (data?.pagination.total ?? null) : null;
+  return useListTotal("protocol-deviations", { siteId: site?.id, status: "OPEN" }, Boolean(site));
+}
+
+/** How many of the active site's queries wait for its answer (issue 44); none without a site. */
+function useOpenQueries() {
+  const { site } = useActiveSite();
+  return useListTotal("queries", { siteId: site?.id, status: "OPEN" }, Boolean(site));
+}
+
+/** A sum of counts, once each is known. */
+const sum = (...counts: (number | null)[]) =>
+  counts.every((count) => count !== null) ? counts.reduce<number>((a, b) => a + (b ?? 0), 0) : null;
+
+const countShown = (count: number | null | undefined) => (count == null ? "—" : countText(count));
+
+/**
+ * The home page. Staff: the four shortcut tiles (spec §1), and before them the active site's Due and
+ * Overdue visits, each leading to the worklist filtered so (issue 12), its open protocol deviations
+ * (issue 43) and its open queries (issue 44), leading to their lists filtered so. A monitor: their work.
+ */
+export function HomePage() {
+  const { user } = useSession();
+  return worksInSites(user) ? <SiteHome /> : <MonitorHome />;
 }
 
 /**
- * The home page's four shortcut tiles (spec §1), and before them the active site's Due and Overdue
- * visits, each leading to the worklist filtered so (issue 12), and its open protocol deviations,
- * leading to their list filtered so (issue 43).
+ * A monitor's home (issue 44): what there is to verify, the queries waiting for them (answered by the
+ * site) and still open at the site, and their studies. A monitor works in studies: no site here.
  */
-export function HomePage() {
+function MonitorHome() {
+  const toVerify = sum(
+    useListTotal("source-verification", { sdvStatus: "PENDING" }),
+    useListTotal("source-verification", { sdvStatus: "REOPENED" }),
+  );
+  const answered = useListTotal("queries", { status: "ANSWERED" });
+  const open = useListTotal("queries", { status: "OPEN" });
+  return (
+    <div className="mx-auto flex max-w-5xl flex-col gap-4">
+      <h1 className="sr-only">Home</h1>
+      <ul aria-label="Your work" className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+        <li>
+          <Link to="/source-verification" className={tileClass}>
+            <span className="flex items-center gap-3">
+              <BadgeCheck aria-hidden className="size-8 text-blue-700" />
+              <span className="text-3xl font-semibold tabular-nums">{countShown(toVerify)}</span>
+            </span>{" "}
+            Source verification <span className="text-sm font-normal text-gray-700">visits to verify</span>
+          </Link>
+        </li>
+        <li>
+          <Link to="/queries" className={tileClass}>
+            <span className="flex items-center gap-4">
+              <MessageCircleQuestion aria-hidden className="size-8 text-blue-700" />
+              <span className="flex flex-col items-center">
+                <span className="text-3xl font-semibold tabular-nums">{countShown(answered)}</span>{" "}
+                <span className="text-sm font-normal text-gray-700">answered</span>
+              </span>{" "}
+              <span className="flex flex-col items-center">
+                <span className="text-3xl font-semibold tabular-nums">{countShown(open)}</span>{" "}
+                <span className="text-sm font-normal text-gray-700">open</span>
+              </span>
+            </span>{" "}
+            Queries
+          </Link>
+        </li>
+        <li>
+          <Link to="/studies" className={tileClass}>
+            <FlaskConical aria-hidden className="size-8 text-blue-700" />
+            Studies
+          </Link>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+/** Staff's home: the active site's counts, then the four tiles. */
+function SiteHome() {
   const counts = useWorklistCounts();
   const openDeviations = useOpenDeviations();
+  const openQueries = useOpenQueries();
   const worklist: Tile[] = [
     { title: "Overdue visits", to: "/worklist?state=overdue", icon: AlarmClock, count: counts?.overdue },
     { title: "Due visits", to: "/worklist?state=due", icon: CalendarClock, count: counts?.due },
@@ -62,6 +143,13 @@ export function HomePage() {
       to: "/protocol-deviations?status=OPEN",
       icon: TriangleAlert,
       count: openDeviations,
+    },
+    // The monitors' questions the site has to answer (issue 44).
+    {
+      title: "Open queries",
+      to: "/queries?status=OPEN",
+      icon: MessageCircleQuestion,
+      count: openQueries,
     },
   ];
   const tiles: Tile[] = [
@@ -73,15 +161,13 @@ export function HomePage() {
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-4">
       <h1 className="sr-only">Home</h1>
-      <ul aria-label="At the active site" className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+      <ul aria-label="At the active site" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {worklist.map(({ title, to, icon: Icon, count }) => (
           <li key={title}>
             <Link to={to} className={tileClass}>
               <span className="flex items-center gap-3">
                 <Icon aria-hidden className="size-8 text-blue-700" />
-                <span className="text-3xl font-semibold tabular-nums">
-                  {count == null ? "—" : countText(count)}
-                </span>
+                <span className="text-3xl font-semibold tabular-nums">{countShown(count)}</span>
               </span>{" "}
               {title}
             </Link>

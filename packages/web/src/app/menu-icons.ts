@@ -3,10 +3,12 @@
  * hundreds of KB); menu.tsx looks them up by name.
  */
 export {
+  BadgeCheck,
   BookOpen,
   Building2,
   CalendarCheck,
   CalendarDays,
+  CalendarRange,
   ClipboardList,
   FlaskConical,
   FolderKanban,
@@ -15,6 +17,7 @@ export {
   House,
   ListOrdered,
   ListTodo,
+  MessageCircleQuestion,
   Shield,
   Tag,
   Tags,

@@ -53,11 +53,18 @@ function writeStored(key: string, value: string | null) {
 const noSite: ActiveSite = { site: null, sites: [], setSite: () => {} };
 const ActiveSiteContext = createContext<ActiveSite>(noSite);
 
-/** Loads the signed-in user's sites and provides the active one to the screens inside the frame. */
+/** A monitor (issue 44) works in studies, never in a site: no site is chosen or asked for. */
+export const worksInSites = (user: { kind?: "user" | "monitor" } | null) => user?.kind !== "monitor";
+
+/**
+ * Loads the signed-in user's sites and provides the active one to the screens inside the frame. A
+ * monitor has none: their screens read their studies instead.
+ */
 export function ActiveSiteProvider({ children }: { children: ReactNode }) {
   const { user } = useSession();
-  const key = user ? activeSiteStorageKey(user.uuid) : null;
-  const { data } = useQuery({ ...mySites(user?.uuid), enabled: Boolean(user) });
+  const inSites = user !== null && worksInSites(user);
+  const key = inSites ? activeSiteStorageKey(user.uuid) : null;
+  const { data } = useQuery({ ...mySites(user?.uuid), enabled: inSites });
   const storedUuid = useSyncExternalStore(
     (listener) => {
       storageListeners.add(listener);
@@ -89,10 +96,16 @@ export function useActiveSite(): ActiveSite {
   return useContext(ActiveSiteContext);
 }
 
-/** The frame's site selector: a button `code - shortName` and a list with code, city and shortName. */
+/**
+ * The frame's site selector: a button `code - shortName` and a list with code, city and shortName;
+ * nothing for a monitor.
+ */
 export function SiteSelector() {
   const { site, sites, setSite } = useActiveSite();
+  const { user } = useSession();
   const [open, setOpen] = useState(false);
+  // A monitor has no site to choose (issue 44).
+  if (!worksInSites(user)) return null;
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger

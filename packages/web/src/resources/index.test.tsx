@@ -15,6 +15,8 @@ const resources = [
   "patient-visits",
   // Issue 43.
   "protocol-deviations",
+  // Issue 44.
+  "queries",
   "visits",
   "users",
   "monitors",
@@ -37,6 +39,7 @@ describe("resource routes", () => {
       "/studyplans/:studyplanUuid/edit",
       "/studyplans/:studyplanUuid",
       "/visit-summary/:studyUuid",
+      "/source-verification",
     ]) {
       expect(paths).toContain(path);
     }

@@ -72,6 +72,10 @@ export const resourceRoutes: RouteObject[] = [
   route("/worklist", async () => ({
     Component: (await import("./worklist/worklist-screen")).WorklistScreen,
   })),
+  // The monitor's source-data verification (issue 44).
+  route("/source-verification", async () => ({
+    Component: (await import("./source-verification/source-verification-screen")).SourceVerificationScreen,
+  })),
   // The per-study patient visit summary grid (spec §2.5).
   route("/visit-summary/:studyUuid", async () => ({
     Component: (await import("./visit-summary/visit-summary-screen")).VisitSummaryScreen,

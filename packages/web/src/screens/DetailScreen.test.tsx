@@ -13,6 +13,7 @@ const user: SignedInUser = {
   profile: { firstName: "Ada", lastName: "Admin" },
   isAdmin: true,
   siteIds: [],
+  kind: "user",
 };
 const category = { id: 3, uuid: "thc-3", version: 2, name: "Oncology", code: "ONC" };
 const area = {

@@ -31,6 +31,10 @@ export type DetailDescription<T extends Row = Row> = {
   param?: string;
   /** Sections shown below the rows, before the History (e.g. a patient's deviations). */
   after?: (item: T) => ReactNode;
+  /** Whether the record has an edit form to offer (Edit), default true; a query's detail has its own actions. */
+  editable?: boolean;
+  /** The screen's own actions in the title bar, after Edit (e.g. a query's Close query). */
+  actions?: (item: T) => ReactNode;
 };
 
 /** A value as a detail row shows it: "—" for nothing (null, undefined or empty text). */
@@ -70,7 +74,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
     <div className="flex flex-col gap-4">
       <Panel>
         <PanelHeader title={title} onBack={goBack}>
-          {canWrite && item && (
+          {canWrite && item && description.editable !== false && (
             <Link
               to={`/${resource}/${item.uuid}/edit`}
               className="inline-flex items-center gap-1.5 rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
@@ -79,6 +83,7 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
               Edit
             </Link>
           )}
+          {item && description.actions?.(item)}
         </PanelHeader>
         <div className="p-4">
           {record.isPending ? (

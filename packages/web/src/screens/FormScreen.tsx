@@ -58,8 +58,11 @@ export type FormDescription<T extends Data> = {
   errorBar?: boolean;
   /** Runs after a successful save, e.g. to refresh what else shows the record (the site selector). */
   onSaved?: (saved: T) => void;
-  /** Where a successful save goes instead of the saved record's edit route (e.g. back to the worklist). */
-  afterSaveRoute?: string | null;
+  /**
+   * Where a successful save goes instead of the saved record's edit route (e.g. back to the worklist,
+   * or to the saved record's detail).
+   */
+  afterSaveRoute?: string | null | ((saved: T) => string);
   /**
    * A question to answer before this data is saved (e.g. assigning an inactive patient), or null.
    * Yes saves; No leaves the form as it is.
@@ -173,7 +176,8 @@ function RecordForm<T extends Data>({
         variant: "success",
       });
       description.onSaved?.(saved);
-      if (description.afterSaveRoute) navigate(description.afterSaveRoute, { replace: true });
+      const after = description.afterSaveRoute;
+      if (after) navigate(typeof after === "function" ? after(saved) : after, { replace: true });
       else
         navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
     },

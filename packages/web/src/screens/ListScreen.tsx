@@ -13,7 +13,7 @@ import {
   Trash2,
 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError, api, type Query } from "../api/client";
 import { invalidateResource, type LookupSource, queryKeys, useLookupRows } from "../api/queries";
 import { getConfig } from "../app/config";
@@ -27,6 +27,7 @@ import { SearchableSelect, type SelectOption } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import { TableArea, Td, Th } from "../ui/table";
 import { useCanWrite } from "./navigation";
+import { type ParamChanges, useUrlParams } from "./url-params";
 
 // biome-ignore lint/suspicious/noExplicitAny: list rows are whatever the resource's list call answers
 export type Row = Record<string, any>;
@@ -117,7 +118,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     remove: allowed.remove && canWrite,
   };
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, updateParams] = useUrlParams();
   const page = positiveInt(params.get("page"), 1);
   const pageSize = positiveInt(params.get("pagesize"), description.pageSize ?? getConfig().defaultPageSize);
   const searchTerm = params.get("searchTerm") ?? "";
@@ -125,19 +126,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
   const direction = params.get("direction") === "desc" ? "desc" : "asc";
 
   /** Changes some query parameters, keeping the others. Empty values leave the URL. */
-  const update = (changes: Record<string, string | number | null>, replace = false) => {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === "") next.delete(key);
-          else next.set(key, String(value));
-        }
-        return next;
-      },
-      { replace },
-    );
-  };
+  const update = (changes: ParamChanges, replace = false) => updateParams(changes, { replace });
 
   const filters = description.filters ?? [];
   const query: Query = {
@@ -489,7 +478,7 @@ function FilterChoice({
 }
 
 /** Hands a fetched file to the browser's downloads through a temporary link. */
-function saveFile(blob: Blob, filename: string) {
+export function saveFile(blob: Blob, filename: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;

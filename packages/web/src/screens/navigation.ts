@@ -1,4 +1,4 @@
-import { mayAccess, type ResourceName, resourceAccess, resourceRegistry } from "@trialdesk/domain";
+import { mayAccess, mayUse, type ResourceName, resourceRegistry } from "@trialdesk/domain";
 import { useLocation, useNavigate } from "react-router";
 import { useSession } from "../app/session";
 
@@ -19,15 +19,15 @@ export function useGoBack(fallback: string): () => void {
 }
 
 /**
- * Who may change a resource's records: any signed-in user, or administrators only (reference data
- * and administration, DESIGN §4). The server enforces the same; the screens only hide what would fail.
- */
-/**
  * Whether the signed-in user may change records of a resource: the domain's registry says who may
- * write each one (the server checks the same rule), so no screen repeats it.
+ * write each one (the server checks the same rule), so no screen repeats it. A monitor (issue 44)
+ * writes only what the registry gives monitors (queries); screens outside the registry (the
+ * worklist) are staff's.
  */
 export function useCanWrite(resource: string): boolean {
   const { user } = useSession();
-  const write = resource in resourceRegistry ? resourceAccess(resource as ResourceName).write : "user";
-  return user !== null && mayAccess(write, user);
+  if (user === null) return false;
+  return resource in resourceRegistry
+    ? mayUse(resource as ResourceName, "write", user)
+    : mayAccess("user", user);
 }

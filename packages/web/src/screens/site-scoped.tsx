@@ -1,16 +1,23 @@
 import type { SiteOption } from "@trialdesk/domain";
 import { useMemo } from "react";
-import { useActiveSite } from "../app/site";
+import { useSession } from "../app/session";
+import { useActiveSite, worksInSites } from "../app/site";
 import { Panel } from "../ui/panel";
 import { type FormDescription, FormScreen } from "./FormScreen";
 import { type ListDescription, ListScreen, type Row } from "./ListScreen";
 
-/** Patient screens work in the active site (spec §1, §2.5); without one they show only this. */
+/**
+ * Patient screens work in the active site (spec §1, §2.5); without one they show only this. A monitor
+ * (issue 44) has no site to choose: they are told where their work is instead.
+ */
 export function NoSiteChosen() {
+  const { user } = useSession();
   return (
     <Panel className="p-6">
       <p role="status" className="text-base font-medium text-gray-800">
-        Please select a site first
+        {worksInSites(user)
+          ? "Please select a site first"
+          : "This screen is the sites' own: monitors work from Source verification and Queries."}
       </p>
     </Panel>
   );

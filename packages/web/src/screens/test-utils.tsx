@@ -54,6 +54,7 @@ export const defaultUser: SignedInUser = {
   profile: { firstName: "Ada", lastName: "Admin" },
   isAdmin: true,
   siteIds: [],
+  kind: "user",
 };
 const sessionPaths = new Set(["/config.json", "/api/token", "/api/me"]);
 /** The start-up's calls: the session's, and the user's sites and menu that it asks for beside the user. */

@@ -2,10 +2,18 @@ import * as RadixCheckbox from "@radix-ui/react-checkbox";
 import { Check } from "lucide-react";
 import { Labelled, type ToggleProps } from "./labelled";
 
-/** A labelled checkbox (Radix): the label is clickable and names the control. */
-export function Checkbox({ label, onCheckedChange, ...control }: ToggleProps) {
+/**
+ * A labelled checkbox (Radix): the label is clickable and names the control. `hideLabel` keeps the
+ * label for assistive technology only, where its row says it already (a table's selection column).
+ */
+export function Checkbox({
+  label,
+  onCheckedChange,
+  hideLabel = false,
+  ...control
+}: ToggleProps & { hideLabel?: boolean }) {
   return (
-    <Labelled id={control.id} label={label} labelClassName="text-sm text-gray-800">
+    <Labelled id={control.id} label={label} labelClassName={hideLabel ? "sr-only" : "text-sm text-gray-800"}>
       <RadixCheckbox.Root
         {...control}
         onCheckedChange={(value) => onCheckedChange(value === true)}

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import {
   emptyPatientVisit,
   normalizePatientVisit,
+  type SignedInUser,
   type SiteOption,
   type VisitOption,
 } from "@trialdesk/domain";
@@ -17,10 +18,19 @@ import {
   fieldRefusal,
   renderRoutes,
   saveWhenReady,
+  signedInAs,
   stubApi,
 } from "../../screens/test-utils";
 import { useFormState } from "../../screens/useFormState";
-import { Form, formOf, PatientVisitFields, type PatientVisitForm, typedTime } from "./patient-visit-screens";
+import {
+  Detail,
+  Form,
+  formOf,
+  List,
+  PatientVisitFields,
+  type PatientVisitForm,
+  typedTime,
+} from "./patient-visit-screens";
 
 const site = { id: 7, uuid: "site-7", code: "BUD", shortName: "Budapest CRC" } as SiteOption;
 
@@ -568,5 +578,195 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
     await saveWhenReady(u);
     await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
     expect(calls.some((c) => c.method === "PUT")).toBe(false);
+  });
+});
+
+describe("source verification and queries on patient visits (issue 44)", { timeout: clicksTimeout }, () => {
+  const monitor: SignedInUser = {
+    ...defaultUser,
+    id: 3,
+    uuid: "mon-3",
+    email: "monitor@example.com",
+    profile: { firstName: "Mona", lastName: "Monitor" },
+    isAdmin: false,
+    kind: "monitor",
+  };
+  /** Anna's Screening as staff read it: verified, with two queries not closed. */
+  const verified = {
+    ...recordedScreening,
+    patientName: "Kovács Anna",
+    studyName: "TD-2025-001_NORMAL",
+    visitName: "Screening",
+    screenNumber: "S-001",
+    sdvStatus: "VERIFIED",
+    sdvVerifiedAt: "2026-03-15T11:00:00Z",
+    sdvVerifiedByName: "Mona Monitor",
+    openQueries: 2,
+  };
+  const visitQueries = [
+    {
+      id: 1,
+      uuid: "qry-1",
+      text: "Source shows 09:45, not 09:30",
+      status: "OPEN",
+      createdAt: "2026-03-16T09:00:00Z",
+    },
+    {
+      id: 2,
+      uuid: "qry-2",
+      text: "Fasting confirmed?",
+      status: "ANSWERED",
+      createdAt: "2026-03-16T09:05:00Z",
+    },
+  ];
+  const routes = [
+    { path: "/patient-visits", element: <List /> },
+    { path: "/patient-visits/:itemId", element: <Detail /> },
+    { path: "/patient-visits/:itemId/edit", element: <Form /> },
+  ].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
+  const visitServer =
+    (visit: object) =>
+    (call: Call): ReturnType<typeof server> | { data: unknown } => {
+      if (call.path === "/api/patient-visits/pv-55") return { data: { barcode: "BUD-000001", ...visit } };
+      if (call.path === "/api/queries") return { data: page(visitQueries) };
+      if (call.path === "/api/audit") return { data: { items: [] } };
+      return server(call);
+    };
+  const value = (label: string) => screen.getByText(label, { selector: "dt" }).nextElementSibling;
+  beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), site.uuid));
+  afterEach(() => localStorage.clear());
+
+  it("shows staff who verified the visit and when, its open queries and its queries' list", async () => {
+    const calls = stubApi(visitServer(verified));
+    renderRoutes(routes, ["/patient-visits/pv-55"]);
+    await screen.findByText("Source verification", { selector: "dt" });
+    expect(value("Patient")).toHaveTextContent("Kovács Anna");
+    expect(value("Source verification")).toHaveTextContent("Verified by Mona Monitor on 15 Mar 2026");
+    expect(within(value("Open queries") as HTMLElement).getByRole("link")).toHaveTextContent(
+      "2 open queries",
+    );
+    expect(screen.getByRole("link", { name: "2 open queries" })).toHaveAttribute(
+      "href",
+      "/queries?patientVisitId=55",
+    );
+    const queries = await screen.findByRole("table", { name: "Queries of this visit" });
+    const [, first, second] = within(queries).getAllByRole("row");
+    expect(Array.from(first.children, (c) => c.textContent)).toEqual([
+      "Source shows 09:45, not 09:30",
+      "Open",
+      "16 Mar 2026",
+    ]);
+    expect(second).toHaveTextContent("Answered");
+    expect(within(first).getByRole("link")).toHaveAttribute("href", "/queries/qry-1");
+    expect(calls.find((c) => c.path === "/api/queries")?.search.get("patientVisitId")).toBe("55");
+    // Staff answer queries; only a monitor raises one.
+    expect(screen.queryByRole("link", { name: "Raise query" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Edit" })).toBeInTheDocument();
+  });
+
+  it("words each state of the verification", async () => {
+    const states = {
+      PENDING: "Pending",
+      REOPENED: "Reopened: changed since verified, to verify again",
+      NOT_REQUIRED: "Not required",
+    };
+    for (const [sdvStatus, text] of Object.entries(states)) {
+      stubApi(visitServer({ ...verified, sdvStatus, sdvVerifiedAt: null, openQueries: 0 }));
+      const { unmount } = renderRoutes(routes, ["/patient-visits/pv-55"]);
+      await screen.findByText("Source verification", { selector: "dt" });
+      expect(value("Source verification")).toHaveTextContent(text);
+      expect(value("Open queries")).toHaveTextContent("None");
+      unmount();
+    }
+  });
+
+  it("shows a monitor the visit by barcode, never the patient's name, with Raise query and no Edit", async () => {
+    const { patientName: _, ...withoutName } = verified;
+    const calls = stubApi(signedInAs(monitor, visitServer(withoutName)));
+    renderRoutes(routes, ["/patient-visits/pv-55"]);
+    await screen.findByText("Source verification", { selector: "dt" });
+    await waitFor(() => expect(value("Barcode")).toHaveTextContent("BUD-000001"));
+    expect(value("Screen Nr")).toHaveTextContent("S-001");
+    expect(screen.queryByText("Patient", { selector: "dt" })).not.toBeInTheDocument();
+    expect(value("Source verification")).toHaveTextContent("Verified by Mona Monitor on 15 Mar 2026");
+    expect(await screen.findByRole("link", { name: "Raise query" })).toHaveAttribute(
+      "href",
+      "/queries/create?patientVisitId=55",
+    );
+    expect(await screen.findByRole("table", { name: "Queries of this visit" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "History" })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Edit" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Remove|Delete/ })).not.toBeInTheDocument();
+    // The patient visit detail answers a monitor 403: never asked.
+    expect(calls.some((c) => c.path === "/api/patient-visit-detail")).toBe(false);
+    expect(document.body).not.toHaveTextContent("Kovács");
+  });
+
+  it("shows the verification on the visit form, and says when a change reopens it", async () => {
+    stubApi(visitServer(verified));
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/patient-visits/pv-55/edit"]);
+    expect(await screen.findByRole("heading", { name: "Modify patient visit" })).toBeInTheDocument();
+    const verification = (await screen.findByText("Source verification:")).closest("dl") as HTMLElement;
+    expect(verification).toHaveTextContent("Verified by Mona Monitor on 15 Mar 2026");
+    expect(within(verification).getByRole("link", { name: "2 open queries" })).toHaveAttribute(
+      "href",
+      "/queries?patientVisitId=55",
+    );
+    const reopens =
+      "Saving this change reopens the source verification: the monitor verifies the visit again.";
+    expect(screen.queryByText(reopens)).not.toBeInTheDocument();
+    await u.type(screen.getByLabelText("Notes"), ", late");
+    expect(screen.getByText(reopens)).toHaveAttribute("role", "status");
+    // Recording another visit instead: nothing of this one's verification.
+    await choose(u, "Visit", /^Week 2/);
+    expect(screen.queryByText("Source verification:")).not.toBeInTheDocument();
+    expect(screen.queryByText(reopens)).not.toBeInTheDocument();
+  });
+
+  it("lists each visit's source verification in a short SDV column", async () => {
+    const row = (over: object) => ({
+      patientVisitId: 55,
+      patientVisitUuid: "pv-55",
+      screenNumber: "S-001",
+      barcode: "BUD-000001",
+      patientName: "Kovács Anna",
+      studyName: "TD-2025-001_NORMAL",
+      visitName: "Screening",
+      visitDate: "2025-03-10",
+      visitStatus: "COMPLETED",
+      sdvStatus: "VERIFIED",
+      ...over,
+    });
+    const rows = [
+      row({}),
+      row({ patientVisitId: 56, patientVisitUuid: "pv-56", visitName: "Week 2", sdvStatus: "PENDING" }),
+      row({ patientVisitId: 57, patientVisitUuid: "pv-57", visitName: "Week 4", sdvStatus: "REOPENED" }),
+      row({ patientVisitId: 58, patientVisitUuid: "pv-58", visitName: "Week 6", sdvStatus: "NOT_REQUIRED" }),
+    ];
+    stubApi((call) => (call.path === "/api/patient-visits" ? { data: page(rows) } : server(call)));
+    renderRoutes(routes, ["/patient-visits"]);
+    const table = await screen.findByRole("table", { name: "Patient visits" });
+    await within(table).findByText("Week 6");
+    const headers = within(table)
+      .getAllByRole("columnheader")
+      .map((h) => h.textContent);
+    expect(headers).toEqual([
+      "Id",
+      "Screen Nr",
+      "Barcode",
+      "Patient",
+      "Study",
+      "Visit",
+      "Visit date",
+      "Status",
+      "SDV",
+      "Actions",
+    ]);
+    const sdv = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((r) => r.children[8].textContent);
+    expect(sdv).toEqual(["Verified", "Pending", "Reopened", "—Not required"]);
   });
 });

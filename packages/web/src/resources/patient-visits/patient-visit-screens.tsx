@@ -19,6 +19,8 @@ import {
   type PatientVisitInput,
   type PatientVisitListRow,
   patientOptionLabel,
+  reopensVerification,
+  type SdvStatus,
   type SiteOption,
   type StudyPatientLookupItem,
   shortDate,
@@ -38,6 +40,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queries";
+import { useSession } from "../../app/session";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
@@ -54,6 +57,7 @@ import { Spinner } from "../../ui/spinner";
 import { TableArea, Td, Th } from "../../ui/table";
 import { DeviationTable } from "../protocol-deviations/deviation-parts";
 import { VisitStateBadge } from "../worklist/visit-state";
+import { OpenQueries, SdvBadge, SdvState, VisitQueries, VisitVerification } from "./sdv-parts";
 
 export type PatientVisitForm = Partial<PatientVisitInput> & {
   patientName?: string | null;
@@ -78,7 +82,10 @@ const statusLabel = (status: VisitStatus | null | undefined) => optionLabel(visi
 export const VisitStatusBadge = ({ status }: { status: VisitStatus | null | undefined }) =>
   status ? <Badge color={statusColors[status]}>{statusLabel(status)}</Badge> : null;
 
-const listOf = (site: SiteOption): ListDescription<PatientVisitListRow> => ({
+/** A list row with its source verification (issue 44). */
+type PatientVisitRow = PatientVisitListRow & { sdvStatus?: SdvStatus | null };
+
+const listOf = (site: SiteOption): ListDescription<PatientVisitRow> => ({
   resource: "patient-visits",
   // The active site's visits (spec §1: patient screens work in the chosen site).
   query: { siteId: site.id },
@@ -98,6 +105,8 @@ const listOf = (site: SiteOption): ListDescription<PatientVisitListRow> => ({
       sortable: true,
       format: (row) => <VisitStatusBadge status={row.visitStatus} />,
     },
+    // Source verification (issue 44), short: Pending, Verified, Reopened; a dash when not required.
+    { key: "sdvStatus", title: "SDV", format: (row) => <SdvBadge status={row.sdvStatus} /> },
   ],
   describe: (row) => `${row.visitName} of ${row.patientName}`,
 });
@@ -376,6 +385,12 @@ export function PatientVisitFields({
   useEffect(() => onRecordChange?.(updates), [onRecordChange, updates]);
   // A loaded visit whose patient, study or visit was changed: Save records a new one (issue 15).
   const leavesRecorded = updatesRecordedVisit(form.originalData) && !updatesRecordedVisit(data);
+  // The recorded visit open here: its source verification and queries (issue 44).
+  const editsRecorded = updatesRecordedVisit(data) && data.id === form.originalData.id;
+  const reopens =
+    editsRecorded &&
+    form.originalData.sdvStatus === "VERIFIED" &&
+    reopensVerification(form.originalData, data);
 
   const patientField: FieldSpec = {
     name: "patientId",
@@ -443,6 +458,15 @@ export function PatientVisitFields({
       </Field>
       <PlannedWindow visit={chosen} visitDate={data.visitDate} />
       <VisitSituation visit={chosen} />
+      {editsRecorded && <VisitVerification visit={form.originalData} />}
+      {reopens && (
+        <p
+          role="status"
+          className="w-fit rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm font-medium text-amber-900 md:col-span-2"
+        >
+          Saving this change reopens the source verification: the monitor verifies the visit again.
+        </p>
+      )}
       <FormField spec={dateField} form={form} />
       <Field id={fieldId("visitTime")} label="Visit time" hint="HH:mm" error={form.errors.visitTime}>
         {(control) => (
@@ -527,26 +551,51 @@ export const formOf = (site: SiteOption, options: FormOptions = {}): FormDescrip
 };
 
 type PatientVisitView = PatientVisit & {
-  patientName: string;
+  /** Not for a monitor (issue 44). */
+  patientName?: string;
+  barcode: string;
   studyName: string;
   visitName: string;
   screenNumber: string | null;
 };
 
-const detail: DetailDescription<PatientVisitView> = {
+/** The rows every reader sees after the patient's. */
+const visitRows: DetailDescription<PatientVisitView>["rows"] = [
+  { label: "Screen Nr", value: (v) => show(v.screenNumber) },
+  { label: "Study", value: (v) => v.studyName },
+  { label: "Visit", value: (v) => v.visitName },
+  { label: "Visit date", value: (v) => show(v.visitDate) },
+  { label: "Visit time", value: (v) => show(v.visitTime) },
+  { label: "Visit status", value: (v) => <VisitStatusBadge status={v.visitStatus} /> },
+  { label: "Visit result", value: (v) => show(optionLabel(visitResults, v.visitResult)) },
+  { label: "Notes", value: (v) => show(v.notes) },
+  {
+    label: "Source verification",
+    value: (v) => (
+      <SdvState
+        sdvStatus={v.sdvStatus}
+        sdvVerifiedByName={v.sdvVerifiedByName}
+        sdvVerifiedAt={v.sdvVerifiedAt}
+      />
+    ),
+  },
+  { label: "Open queries", value: (v) => <OpenQueries patientVisitId={v.id} count={v.openQueries} /> },
+];
+
+/**
+ * A recorded visit. A monitor (issue 44) sees the patient by barcode and screen number, never by name,
+ * changes nothing, and raises a query from the visit's queries; staff see the queries too.
+ */
+const detailOf = (monitor: boolean): DetailDescription<PatientVisitView> => ({
   resource: "patient-visits",
   rows: [
-    { label: "Patient", value: (v) => v.patientName },
-    { label: "Screen Nr", value: (v) => show(v.screenNumber) },
-    { label: "Study", value: (v) => v.studyName },
-    { label: "Visit", value: (v) => v.visitName },
-    { label: "Visit date", value: (v) => show(v.visitDate) },
-    { label: "Visit time", value: (v) => show(v.visitTime) },
-    { label: "Visit status", value: (v) => <VisitStatusBadge status={v.visitStatus} /> },
-    { label: "Visit result", value: (v) => show(optionLabel(visitResults, v.visitResult)) },
-    { label: "Notes", value: (v) => show(v.notes) },
+    monitor
+      ? { label: "Barcode", value: (v) => show(v.barcode) }
+      : { label: "Patient", value: (v) => show(v.patientName) },
+    ...visitRows,
   ],
-};
+  after: (visit) => <VisitQueries patientVisitId={visit.id} monitor={monitor} />,
+});
 
 export const List = siteScopedList(listOf);
 
@@ -596,4 +645,9 @@ export function Form() {
   return ready ? <FormScreen description={description} /> : <Spinner label="Loading..." />;
 }
 
-export const Detail = () => <DetailScreen description={detail} />;
+export function Detail() {
+  const { user } = useSession();
+  const monitor = user?.kind === "monitor";
+  const description = useMemo(() => detailOf(monitor), [monitor]);
+  return <DetailScreen description={description} />;
+}

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import {
+  type CompactVisitSummary,
   compactVisitSummary,
+  type SignedInUser,
   type SiteOption,
   type VisitSummary,
   type VisitSummaryCell,
@@ -10,7 +12,7 @@ import {
 } from "@trialdesk/domain";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
-import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
+import { type Call, defaultUser, renderRoutes, signedInAs, stubApi } from "../../screens/test-utils";
 import { VisitSummaryScreen } from "./visit-summary-screen";
 
 const site = { id: 7, uuid: "sit-7", code: "BUD", shortName: "Budapest", city: "Budapest" } as SiteOption;
@@ -200,6 +202,8 @@ describe("VisitSummaryScreen", () => {
       "Not applicable",
     ]);
     expect(within(legend).getByText("Overdue")).toHaveClass("bg-red-100");
+    // No source verification in this study: nothing to explain of it.
+    expect(screen.queryByRole("list", { name: "Source verification marks" })).toBeNull();
     // Missed has a colour of its own, not overdue's red (issue 43).
     expect(within(legend).getByText("Missed")).toHaveClass("bg-fuchsia-100");
     expect(within(legend).getByText("Missed")).not.toHaveClass("bg-red-100");
@@ -413,5 +417,83 @@ describe("VisitSummaryScreen", () => {
     expect(screen.queryByText("No patients in this study")).toBeNull();
     expect(screen.queryByText(/Internal server error/)).toBeNull();
     expect(screen.getByLabelText("toasts")).toBeEmptyDOMElement();
+  });
+});
+
+describe("source verification in the visit summary (issue 44)", () => {
+  const withSdv = (sdv: CompactVisitSummary["sdv"]) => ({ ...compact(summary), sdv });
+  const serve = (data: CompactVisitSummary) => (call: Call) => {
+    if (call.path === "/api/me/sites") return { data: { items: [site] } };
+    if (call.path === "/api/studies")
+      return { data: { items: [study, other], pagination: { page: 1, pageSize: 100, total: 2 } } };
+    if (call.path === `/api/studies/${studyUuid}`) return { data: study };
+    if (call.path.startsWith("/api/patient-visit-summary/")) return { data };
+  };
+
+  it("marks each cell whose visit a monitor verifies, and says what the marks mean", async () => {
+    stubApi(
+      serve(
+        withSdv([
+          ["prt-1", 11, "VERIFIED"],
+          ["prt-1", 12, "REOPENED"],
+          ["prt-2", 11, "PENDING"],
+        ]),
+      ),
+    );
+    open();
+    const table = await screen.findByRole("table", { name: "Visit summary" });
+    const anna = await within(table).findByRole("row", { name: /Kiss Anna/ });
+    const [screening, randomisation, week4] = within(anna).getAllByRole("cell").slice(2);
+    expect(within(screening).getByRole("img", { name: "Source verification: Verified" })).toHaveAttribute(
+      "title",
+      "Source verification: Verified",
+    );
+    expect(screening).toHaveAttribute("title", "Done · Source verification: Verified");
+    expect(within(randomisation).getByRole("img", { name: "Source verification: Reopened" })).toBeVisible();
+    expect(within(week4).queryByRole("img")).toBeNull();
+    const bela = within(table).getByRole("row", { name: /Nagy Béla/ });
+    expect(
+      within(within(bela).getAllByRole("cell")[2]).getByRole("img", { name: "Source verification: Pending" }),
+    ).toBeVisible();
+    // Beside the colours' legend, which keeps its entries.
+    const marks = screen.getByRole("list", { name: "Source verification marks" });
+    expect(
+      within(marks)
+        .getAllByRole("listitem")
+        .map((i) => i.textContent),
+    ).toEqual([
+      "Source verification: Pending",
+      "Source verification: Verified",
+      "Source verification: Reopened",
+    ]);
+    expect(within(screen.getByRole("list", { name: "Legend" })).getAllByRole("listitem")).toHaveLength(8);
+  });
+
+  it("shows a monitor the patients by barcode, without choosing a site", async () => {
+    localStorage.clear();
+    const monitor: SignedInUser = {
+      ...defaultUser,
+      uuid: "mon-3",
+      isAdmin: false,
+      kind: "monitor",
+      profile: { firstName: "Mona", lastName: "Monitor" },
+    };
+    // The server answers a monitor no names.
+    const nameless = {
+      ...summary,
+      patientStudyProfiles: summary.patientStudyProfiles.map((p) => ({ ...p, firstName: "", lastName: "" })),
+    };
+    const calls = stubApi(
+      signedInAs(monitor, serve({ ...compact(nameless), sdv: [["prt-1", 11, "VERIFIED"]] })),
+    );
+    open();
+    const table = await screen.findByRole("table", { name: "Visit summary" });
+    expect(within(table).getAllByRole("columnheader")[2]).toHaveTextContent("Barcode");
+    expect(await within(table).findByRole("rowheader", { name: "BUD-000001" })).toBeInTheDocument();
+    expect(within(table).getByRole("rowheader", { name: "BUD-000002" })).toBeInTheDocument();
+    expect(within(table).getByRole("img", { name: "Source verification: Verified" })).toBeInTheDocument();
+    expect(screen.queryByText("Please select a site first")).toBeNull();
+    const call = calls.find((c) => c.path === `/api/patient-visit-summary/${studyUuid}`);
+    expect(call?.search.has("siteId")).toBe(false);
   });
 });

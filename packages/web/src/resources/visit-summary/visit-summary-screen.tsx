@@ -5,7 +5,9 @@ import {
   cellWindow,
   lookupPageSizes,
   optionLabel,
+  type SdvStatus,
   type Study,
+  sdvStatuses,
   shortDate,
   type VisitState,
   type VisitSummaryCell,
@@ -20,12 +22,15 @@ import {
   visitTypes,
   windowText,
 } from "@trialdesk/domain";
+import { Check, Circle, RotateCcw } from "lucide-react";
 import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
-import { useNavigate, useParams, useSearchParams } from "react-router";
+import { useNavigate, useParams } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { queryKeys, useLookupRows } from "../../api/queries";
+import { useSession } from "../../app/session";
 import { useActiveSite } from "../../app/site";
 import { NoSiteChosen } from "../../screens/site-scoped";
+import { useUrlParams } from "../../screens/url-params";
 import { Checkbox } from "../../ui/checkbox";
 import { Field } from "../../ui/field";
 import { SearchableSelect } from "../../ui/select";
@@ -70,6 +75,8 @@ export const visitTypeText = (visit: VisitSummaryVisit) =>
   `${visit.visitType} ${optionLabel(visitTypes, visit.visitType as (typeof visitTypes)[number]["value"])}`;
 
 const patientName = (profile: VisitSummaryProfile) => `${profile.lastName} ${profile.firstName}`;
+/** A monitor never reads names (issue 44): their rows name the patient by barcode. */
+const patientBarcode = (profile: VisitSummaryProfile) => profile.barcode;
 
 const cell = "h-9 border-b border-gray-100 px-3 whitespace-nowrap";
 const stickyCell = `${cell} sticky z-[1] bg-white`;
@@ -83,6 +90,59 @@ export const legend: { state: VisitState; text: string }[] = (
   text: state === "upcoming" ? "Upcoming (expected date shown)" : visitStateLabel(state),
 }));
 
+/** The source-verification states a cell is marked with (issue 44), in the order the legend lists them. */
+export const sdvMarked = ["PENDING", "VERIFIED", "REOPENED"] as const satisfies readonly SdvStatus[];
+type SdvMarked = (typeof sdvMarked)[number];
+const sdvMarks: Record<SdvMarked, { icon: typeof Check; color: string }> = {
+  PENDING: { icon: Circle, color: "text-amber-800" },
+  VERIFIED: { icon: Check, color: "text-green-800" },
+  REOPENED: { icon: RotateCcw, color: "text-red-800" },
+};
+/** "Source verification: Verified": a mark's accessible name and hover text. */
+export const sdvMarkText = (status: SdvStatus) => `Source verification: ${optionLabel(sdvStatuses, status)}`;
+
+/** A cell's source-verification mark: a small icon in a white ring, named for screen readers. */
+function SdvMark({ status, named = true }: { status: SdvStatus; named?: boolean }) {
+  const mark = sdvMarks[status as SdvMarked];
+  if (!mark) return null;
+  const Icon = mark.icon;
+  const shape = `inline-flex size-4 items-center justify-center rounded-full bg-white align-[-2px] ring-1 ring-current ${mark.color}`;
+  return named ? (
+    <span
+      role="img"
+      aria-label={sdvMarkText(status)}
+      title={sdvMarkText(status)}
+      className={`ml-1.5 ${shape}`}
+    >
+      <Icon aria-hidden="true" className="size-3" strokeWidth={3} />
+    </span>
+  ) : (
+    // In the legend, its text says what it means.
+    <span aria-hidden="true" className={`mr-1 ${shape}`}>
+      <Icon className="size-3" strokeWidth={3} />
+    </span>
+  );
+}
+
+/** The marks of the answer (CompactVisitSummary.sdv) by patient, then by visit. */
+type SdvByPatient = Map<string, Map<number, SdvStatus>>;
+const noMarks: SdvByPatient = new Map();
+function useSdvMarks(summary: CompactVisitSummary | undefined): SdvByPatient {
+  return useMemo(() => {
+    if (!summary?.sdv?.length) return noMarks;
+    const marks: SdvByPatient = new Map();
+    for (const [patientUuid, visitId, status] of summary.sdv) {
+      let visits = marks.get(patientUuid);
+      if (!visits) {
+        visits = new Map();
+        marks.set(patientUuid, visits);
+      }
+      visits.set(visitId, status);
+    }
+    return marks;
+  }, [summary]);
+}
+
 /** A visit column's third header line: its day and window ("Day 14 ±2"), empty off the plan. */
 export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
 
@@ -90,11 +150,19 @@ export const visitDayLine = (visit: VisitSummaryVisit) => visitDayText(visit);
 export const hasDeviation = (state: VisitState) => state === "missed" || state === "out-of-window";
 export const deviationOnFile = "Protocol deviation on file";
 
-/** A cell's hover text: its state and, when planned, its window; and a deviation on file. */
-const cellTitle = (value: VisitSummaryCell, column: VisitSummaryVisit) => {
+/**
+ * A cell's hover text: its state and, when planned, its window; a deviation on file, and its source
+ * verification.
+ */
+const cellTitle = (value: VisitSummaryCell, column: VisitSummaryVisit, sdv?: SdvStatus) => {
   const window = windowText(cellWindow(value, column));
   const state = `${visitStateLabel(value.state)}${value.bookedOutsideWindow ? " outside the window" : ""}`;
-  return [state, window && `window ${window}`, hasDeviation(value.state) && deviationOnFile]
+  return [
+    state,
+    window && `window ${window}`,
+    hasDeviation(value.state) && deviationOnFile,
+    sdv && sdvMarkText(sdv),
+  ]
     .filter(Boolean)
     .join(" · ");
 };
@@ -111,13 +179,16 @@ export const hasOverdue = (profile: VisitSummaryProfile) => profile.visits.some(
  */
 export function VisitSummaryScreen() {
   const { site } = useActiveSite();
-  return site ? <SiteSummary siteId={site.id} /> : <NoSiteChosen />;
+  const { user } = useSession();
+  // A monitor has no site (issue 44): the server answers the sites of their assignment to the study.
+  if (user?.kind === "monitor") return <SiteSummary siteId={undefined} monitor />;
+  return site ? <SiteSummary siteId={site.id} monitor={false} /> : <NoSiteChosen />;
 }
 
-function SiteSummary({ siteId }: { siteId: number }) {
+function SiteSummary({ siteId, monitor }: { siteId: number | undefined; monitor: boolean }) {
   const { studyUuid = "" } = useParams();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, updateParams] = useUrlParams();
   const onlyOverdue = params.get("overdue") === "true";
   const study = useQuery({
     queryKey: queryKeys.detail("studies", studyUuid),
@@ -146,22 +217,14 @@ function SiteSummary({ siteId }: { siteId: number }) {
   const columns = summary.data?.studyVisits ?? [];
   const all = summary.data?.rows ?? noRows;
   const profileOf = useProfiles(summary.data);
+  const sdv = useSdvMarks(summary.data);
   const rows = useMemo(
     () => (onlyOverdue ? all.filter((row) => hasOverdue(profileOf(row))) : all),
     [all, onlyOverdue, profileOf],
   );
   const title = study.data ? `Visit summary — ${study.data.workingName}` : "Visit summary";
 
-  const setOnlyOverdue = (on: boolean) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (on) next.set("overdue", "true");
-        else next.delete("overdue");
-        return next;
-      },
-      { replace: true },
-    );
+  const setOnlyOverdue = (on: boolean) => updateParams({ overdue: on ? "true" : null }, { replace: true });
 
   return (
     <section className="flex flex-col gap-3">
@@ -181,11 +244,11 @@ function SiteSummary({ siteId }: { siteId: number }) {
           onCheckedChange={setOnlyOverdue}
         />
       </div>
-      <Legend />
+      <Legend withSdv={sdv.size > 0} />
       {summary.isPending && studyUuid ? (
         <Spinner label="Loading..." />
       ) : (
-        <SummaryGrid columns={columns} rows={rows} profileOf={profileOf} />
+        <SummaryGrid columns={columns} rows={rows} profileOf={profileOf} sdv={sdv} monitor={monitor} />
       )}
       {notFound && <p className="text-sm text-gray-700">Study not found</p>}
       {summary.isSuccess && all.length === 0 && (
@@ -263,19 +326,37 @@ function StudyPicker({
   );
 }
 
-/** What the cell colours mean, in the cells' own colours. */
-function Legend() {
+/**
+ * What the cell colours mean, in the cells' own colours; and, when the grid has any, what its
+ * source-verification marks mean (issue 44), in a list of their own beside them.
+ */
+function Legend({ withSdv }: { withSdv: boolean }) {
   return (
-    <ul aria-label="Legend" className="flex flex-wrap gap-2 text-xs">
-      {legend.map(({ state, text }) => (
-        <li
-          key={state}
-          className={`rounded border border-black/10 px-2 py-0.5 font-medium ${visitStateColors[state]}`}
-        >
-          {text}
-        </li>
-      ))}
-    </ul>
+    <div className="flex flex-wrap gap-2 text-xs">
+      <ul aria-label="Legend" className="flex flex-wrap gap-2">
+        {legend.map(({ state, text }) => (
+          <li
+            key={state}
+            className={`rounded border border-black/10 px-2 py-0.5 font-medium ${visitStateColors[state]}`}
+          >
+            {text}
+          </li>
+        ))}
+      </ul>
+      {withSdv && (
+        <ul aria-label="Source verification marks" className="flex flex-wrap gap-2">
+          {sdvMarked.map((status) => (
+            <li
+              key={status}
+              className="inline-flex items-center rounded border border-black/10 bg-white px-2 py-0.5 font-medium text-gray-800"
+            >
+              <SdvMark status={status} named={false} />
+              {sdvMarkText(status)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
@@ -283,12 +364,21 @@ function SummaryGrid({
   columns,
   rows,
   profileOf,
+  sdv,
+  monitor,
 }: {
   columns: VisitSummaryVisit[];
   rows: VisitSummaryRow[];
   profileOf: (row: VisitSummaryRow) => VisitSummaryProfile;
+  sdv: SdvByPatient;
+  /** A monitor's grid names patients by barcode (issue 44). */
+  monitor: boolean;
 }) {
-  const sticky = useNarrow() ? narrowColumns : wideColumns;
+  const fixed = useNarrow() ? narrowColumns : wideColumns;
+  const sticky = useMemo(
+    () => (monitor ? fixed.map((c) => (c.title === "Name" ? { ...c, title: "Barcode" } : c)) : fixed),
+    [fixed, monitor],
+  );
   const stickyWidth = sticky.reduce((sum, c) => sum + c.width, 0);
   const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
@@ -374,17 +464,22 @@ function SummaryGrid({
               <td colSpan={span} style={{ height: before, padding: 0 }} />
             </tr>
           )}
-          {items.map((item) => (
-            <SummaryRow
-              key={rows[item.index][1]}
-              index={item.index}
-              profile={profileOf(rows[item.index])}
-              columns={columns}
-              sticky={sticky}
-              first={firstColumn}
-              last={lastColumn}
-            />
-          ))}
+          {items.map((item) => {
+            const profile = profileOf(rows[item.index]);
+            return (
+              <SummaryRow
+                key={rows[item.index][1]}
+                index={item.index}
+                profile={profile}
+                columns={columns}
+                sticky={sticky}
+                first={firstColumn}
+                last={lastColumn}
+                sdv={sdv.get(profile.patientUuid)}
+                nameOf={monitor ? patientBarcode : patientName}
+              />
+            );
+          })}
           {after > 0 && (
             // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row is not focusable; it only keeps the rows in view in place
             <tr aria-hidden="true">
@@ -414,6 +509,8 @@ const SummaryRow = memo(function SummaryRow({
   sticky,
   first,
   last,
+  sdv,
+  nameOf,
 }: {
   index: number;
   profile: VisitSummaryProfile;
@@ -421,6 +518,10 @@ const SummaryRow = memo(function SummaryRow({
   sticky: FixedColumn[];
   first: number;
   last: number;
+  /** The patient's visits' source-verification states, by visit id (issue 44). */
+  sdv: Map<number, SdvStatus> | undefined;
+  /** How the row names its patient: by name, or by barcode for a monitor. */
+  nameOf: (profile: VisitSummaryProfile) => string;
 }) {
   const cells = useMemo(() => new Map(profile.visits.map((visit) => [visit.visitId, visit])), [profile]);
   return (
@@ -437,7 +538,7 @@ const SummaryRow = memo(function SummaryRow({
         className={`${stickyCell} truncate border-r border-r-gray-200 font-medium text-gray-900`}
         style={stickyStyle(sticky, 2)}
       >
-        {patientName(profile)}
+        {nameOf(profile)}
       </th>
       {first > 0 && <td aria-hidden="true" colSpan={first} className="p-0" />}
       {columns.slice(first, last + 1).map((visit, offset) => (
@@ -446,6 +547,7 @@ const SummaryRow = memo(function SummaryRow({
           column={visit}
           colIndex={sticky.length + first + offset + 1}
           value={cells.get(visit.id)}
+          sdv={sdv?.get(visit.id)}
         />
       ))}
       {last < columns.length - 1 && (
@@ -465,22 +567,26 @@ const SummaryCell = memo(function SummaryCell({
   value,
   column,
   colIndex,
+  sdv,
 }: {
   value: VisitSummaryCell | undefined;
   column: VisitSummaryVisit;
   /** The cell's place among all columns, as some columns are left out while out of view. */
   colIndex: number;
+  /** The visit's source verification, when it has something to verify or was verified (issue 44). */
+  sdv?: SdvStatus;
 }) {
   if (!value)
     return (
       <td aria-colindex={colIndex} className={`${cell} text-gray-700 italic`}>
         {visitSummaryAvailable}
+        {sdv && <SdvMark status={sdv} />}
       </td>
     );
   return (
     <td
       aria-colindex={colIndex}
-      title={cellTitle(value, column)}
+      title={cellTitle(value, column, sdv)}
       className={`${cell} ${visitStateColors[value.state]}`}
     >
       {value.visitDate ? (
@@ -503,6 +609,7 @@ const SummaryCell = memo(function SummaryCell({
           </span>
         </>
       )}
+      {sdv && <SdvMark status={sdv} />}
     </td>
   );
 });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import type { SiteOption, WorklistData, WorklistRow } from "@trialdesk/domain";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
-import { type Call, defaultUser, renderRoutes, stubApi } from "../../screens/test-utils";
+import { type Call, defaultUser, heldBack, renderRoutes, stubApi } from "../../screens/test-utils";
 import { recordVisitRoute, WorklistScreen } from "./worklist-screen";
 
 const site = { id: 7, uuid: "sit-7", code: "BUD", shortName: "Budapest", city: "Budapest" } as SiteOption;
@@ -265,5 +265,54 @@ describe("worklist", () => {
     renderRoutes(routes, ["/worklist"]);
     expect(await screen.findByText("Please select a site first")).toBeInTheDocument();
     expect(worklistCalls(calls)).toEqual([]);
+  });
+});
+
+describe("the worklist's Queries chip (issue 44)", () => {
+  /** The worklist, with the site's open queries counted as `total`; `held` keeps that answer back. */
+  function withQueries(total: number, held?: Promise<void>) {
+    return stubApi(async (call: Call) => {
+      if (call.path === "/api/queries") {
+        await held;
+        return { data: { items: [], pagination: { page: 1, pageSize: 1, total } } };
+      }
+      if (call.path === "/api/me/sites") return { data: { items: [site] } };
+      if (call.path === "/api/worklist")
+        return { data: { items: rows, pagination: { page: 1, pageSize: 20, total: 2 }, counts } };
+    });
+  }
+
+  it("counts the site's open queries and leads to them", async () => {
+    const user = userEvent.setup();
+    const { released, release } = heldBack();
+    const calls = withQueries(3, released);
+    const { router } = renderRoutes(
+      [...routes, { path: "/queries", element: <h1>Queries list</h1> }],
+      ["/worklist"],
+    );
+    // No count until it is known.
+    const chip = await screen.findByRole("link", { name: "Queries" });
+    expect(chip).toHaveAttribute("href", "/queries?status=OPEN");
+    release();
+    expect(await screen.findByRole("link", { name: "Queries 3" })).toBe(chip);
+    const call = calls.find((c) => c.path === "/api/queries");
+    expect(Object.fromEntries(call?.search ?? [])).toMatchObject({
+      status: "OPEN",
+      siteId: "7",
+      pagesize: "1",
+    });
+    // A link beside the state chips, not one of them.
+    expect(
+      within(screen.getByRole("group", { name: "Show visits that are" })).queryByRole("link"),
+    ).toBeNull();
+    await user.click(chip);
+    expect(await screen.findByRole("heading", { name: "Queries list" })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe("/queries?status=OPEN");
+  });
+
+  it("says Queries 0 when the site has none open", async () => {
+    withQueries(0);
+    renderRoutes(routes, ["/worklist"]);
+    expect(await screen.findByRole("link", { name: "Queries 0" })).toBeInTheDocument();
   });
 });

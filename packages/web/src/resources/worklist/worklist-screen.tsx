@@ -1,7 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import {
   bookingPassedText,
   countText,
   daysOutsideText,
+  type ListData,
   type SiteOption,
   shortDate,
   type WorklistData,
@@ -12,11 +14,15 @@ import {
   worklistStateLabel,
   worklistStates,
 } from "@trialdesk/domain";
+import { MessageCircleQuestion } from "lucide-react";
 import { useMemo } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
+import { Link, useLocation } from "react-router";
+import { api } from "../../api/client";
+import { queryKeys } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { NoSiteChosen } from "../../screens/site-scoped";
+import { useUrlParams } from "../../screens/url-params";
 import { VisitStateBadge, visitStateColors } from "./visit-state";
 
 /**
@@ -94,6 +100,41 @@ function StateChips({
   );
 }
 
+/** Where the Queries chip leads: the open queries, which the coordinator answers from there. */
+export const openQueriesRoute = "/queries?status=OPEN";
+
+/**
+ * The site's open queries (issue 44): a chip with their count that leads to them. Only the count is
+ * asked for (one row a page); it shows once known.
+ */
+function QueriesChip({ siteId }: { siteId: number }) {
+  const query = { status: "OPEN", siteId, page: 1, pagesize: 1 };
+  const open = useQuery({
+    queryKey: queryKeys.list("queries", query),
+    queryFn: () => api.get<ListData<unknown>>("queries", query),
+  });
+  const count = open.data?.pagination.total;
+  return (
+    <Link
+      to={openQueriesRoute}
+      className="inline-flex items-center gap-2 rounded-full border border-gray-300 bg-white px-3 py-1 text-sm font-medium text-gray-800 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+    >
+      <MessageCircleQuestion aria-hidden="true" className="size-4 text-gray-600" />
+      Queries
+      {count !== undefined && (
+        <>
+          {" "}
+          <span
+            className={`min-w-6 rounded-full px-1.5 text-center text-xs tabular-nums ${count > 0 ? "bg-amber-100 text-amber-900" : "bg-gray-100 text-gray-700"}`}
+          >
+            {countText(count)}
+          </span>
+        </>
+      )}
+    </Link>
+  );
+}
+
 const listOf = (
   site: SiteOption,
   chosen: WorklistState[],
@@ -108,7 +149,10 @@ const listOf = (
   searchParam: "search",
   options: { add: false, edit: false, view: false, remove: false },
   toolbar: (answer) => (
-    <StateChips counts={(answer as WorklistData | undefined)?.counts} chosen={chosen} onToggle={onToggle} />
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <StateChips counts={(answer as WorklistData | undefined)?.counts} chosen={chosen} onToggle={onToggle} />
+      <QueriesChip siteId={site.id} />
+    </div>
   ),
   columns: [
     {
@@ -220,24 +264,18 @@ function WindowCell({ text }: { text: string }) {
  */
 export function WorklistScreen() {
   const { site } = useActiveSite();
-  const [params, setParams] = useSearchParams();
+  const [params, updateParams] = useUrlParams();
   const location = useLocation();
   const stateParam = params.get("state");
   const returnTo = `${location.pathname}${location.search}`;
   const description = useMemo(() => {
     if (!site) return null;
     const chosen = chosenStates(stateParam);
-    const toggle = (state: WorklistState) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        const states = chosen.includes(state) ? chosen.filter((s) => s !== state) : [...chosen, state];
-        if (states.length) next.set("state", states.join(","));
-        else next.delete("state");
-        // Another filter starts again at page 1.
-        next.delete("page");
-        return next;
-      });
+    const toggle = (state: WorklistState) => {
+      const states = chosen.includes(state) ? chosen.filter((s) => s !== state) : [...chosen, state];
+      updateParams({ state: states.join(",") }, { resetPage: true });
+    };
     return listOf(site, chosen, toggle, returnTo);
-  }, [site, stateParam, setParams, returnTo]);
+  }, [site, stateParam, updateParams, returnTo]);
   return description ? <ListScreen description={description} /> : <NoSiteChosen />;
 }
