@@ -163,12 +163,16 @@ test("a monitor assigned this week verifies two visits and raises a query; the s
   await expect(coordinator.getByText(question)).toBeVisible();
   await coordinator.getByRole("textbox", { name: "Message" }).fill("Corrected from the source: 09:00 it is.");
   await coordinator.getByRole("button", { name: "Send" }).click();
-  await expect(coordinator.getByRole("region", { name: "Messages" })).toContainText("Corrected from the source: 09:00 it is.");
+  await expect(coordinator.getByRole("region", { name: "Messages" })).toContainText(
+    "Corrected from the source: 09:00 it is.",
+  );
   await expect(coordinator.getByText("Answered", { exact: true }).first()).toBeVisible();
 
   // The monitor reads the answer and closes the query.
   await monitorPage.goto(queryUrl);
-  await expect(monitorPage.getByRole("region", { name: "Messages" })).toContainText("Corrected from the source: 09:00 it is.");
+  await expect(monitorPage.getByRole("region", { name: "Messages" })).toContainText(
+    "Corrected from the source: 09:00 it is.",
+  );
   await monitorPage.getByRole("button", { name: "Close query" }).click();
   await expect(monitorPage.getByRole("button", { name: "Reopen query" })).toBeVisible();
 
