@@ -12,6 +12,7 @@ export * from "./rules/automatic-values";
 export * from "./rules/contacts";
 export * from "./rules/countries";
 export * from "./rules/dates";
+export * from "./rules/money";
 export * from "./rules/numbers";
 export * from "./rules/pager";
 export * from "./rules/passwords";
