@@ -143,7 +143,7 @@ test("a monitor assigned this week verifies two visits and raises a query; the s
   const question = `Source shows 09:00, please check ${unique()}`;
   await monitorPage.getByRole("textbox", { name: "Query" }).fill(question);
   await monitorPage.getByRole("button", { name: "Save" }).click();
-  await expect(monitorPage.getByText(question)).toBeVisible();
+  await expect(monitorPage.getByText(question).first()).toBeVisible();
   await expect(monitorPage.getByText("Open", { exact: true }).first()).toBeVisible();
   const queryUrl = monitorPage.url();
 
@@ -160,7 +160,7 @@ test("a monitor assigned this week verifies two visits and raises a query; the s
     .filter({ hasText: question.slice(0, 20) })
     .first()
     .click();
-  await expect(coordinator.getByText(question)).toBeVisible();
+  await expect(coordinator.getByText(question).first()).toBeVisible();
   await coordinator.getByRole("textbox", { name: "Message" }).fill("Corrected from the source: 09:00 it is.");
   await coordinator.getByRole("button", { name: "Send" }).click();
   await expect(coordinator.getByRole("region", { name: "Messages" })).toContainText(

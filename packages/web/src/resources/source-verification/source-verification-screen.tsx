@@ -416,6 +416,9 @@ export function SourceVerificationScreen() {
                 onCheckedChange={(on) => toggle(selectable, on)}
               />
             </Th>
+            <Th className="w-px">
+              <span className="sr-only">Actions</span>
+            </Th>
             {columns.map((column) => (
               <Th
                 key={column.key}
@@ -450,9 +453,6 @@ export function SourceVerificationScreen() {
                 )}
               </Th>
             ))}
-            <Th className="w-px text-right">
-              <span className="sr-only">Actions</span>
-            </Th>
           </tr>
         </thead>
         <tbody>
@@ -547,6 +547,26 @@ function SdvTableRow({
           onCheckedChange={onSelect}
         />
       </Td>
+      <Td className="whitespace-nowrap">
+        {verifiable && (
+          // First after the checkbox, so it is never scrolled out of sight; its row (barcode and visit)
+          // describes which visit.
+          <Button
+            variant="secondary"
+            className="px-2 py-1 text-xs"
+            onClick={onVerify}
+            disabled={verifying || disabled}
+            aria-busy={verifying}
+            aria-describedby={`${id}-name ${id}-visit`}
+          >
+            {verifying ? <Spinner /> : <BadgeCheck aria-hidden="true" className="size-4" />}
+            Verify
+          </Button>
+        )}
+        <span id={`${id}-visit`} className="sr-only">
+          {row.visitName}
+        </span>
+      </Td>
       <Td id={`${id}-name`} className="whitespace-nowrap tabular-nums">
         {row.barcode}
       </Td>
@@ -576,25 +596,6 @@ function SdvTableRow({
         )}
       </Td>
       <Td className="text-right tabular-nums">{countText(row.openQueries ?? 0)}</Td>
-      <Td className="text-right whitespace-nowrap">
-        {verifiable && (
-          // The button says what it does; its row (barcode and visit) describes which visit.
-          <Button
-            variant="secondary"
-            className="px-2 py-1 text-xs"
-            onClick={onVerify}
-            disabled={verifying || disabled}
-            aria-busy={verifying}
-            aria-describedby={`${id}-name ${id}-visit`}
-          >
-            {verifying ? <Spinner /> : <BadgeCheck aria-hidden="true" className="size-4" />}
-            Verify
-          </Button>
-        )}
-        <span id={`${id}-visit`} className="sr-only">
-          {row.visitName}
-        </span>
-      </Td>
     </tr>
   );
 }
