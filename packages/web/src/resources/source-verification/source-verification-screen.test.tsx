@@ -126,6 +126,7 @@ describe("the source verification screen (issue 44)", { timeout: clicksTimeout }
         .map((h) => h.textContent),
     ).toEqual([
       "Select all on this page",
+      "Actions",
       "Barcode",
       "Screen Nr",
       "Study",
@@ -135,9 +136,8 @@ describe("the source verification screen (issue 44)", { timeout: clicksTimeout }
       "SDV",
       "Verified by",
       "Open queries",
-      "Actions",
     ]);
-    expect(cells(rowOf("BUD-000001")).slice(1, 10)).toEqual([
+    expect(cells(rowOf("BUD-000001")).slice(2, 11)).toEqual([
       "BUD-000001",
       "S-001",
       "TD-2025-001_NORMAL",
@@ -148,8 +148,8 @@ describe("the source verification screen (issue 44)", { timeout: clicksTimeout }
       "",
       "0",
     ]);
-    expect(cells(rowOf("BUD-000002")).slice(7, 10)).toEqual(["Reopened", "Mona Monitor2026-03-05", "1"]);
-    expect(cells(rowOf("BUD-000003"))[7]).toBe("Verified");
+    expect(cells(rowOf("BUD-000002")).slice(8, 11)).toEqual(["Reopened", "Mona Monitor2026-03-05", "1"]);
+    expect(cells(rowOf("BUD-000003"))[8]).toBe("Verified");
     // Verify for what is to verify only; every row leads to its visit.
     expect(within(rowOf("BUD-000001")).getByRole("button", { name: "Verify" })).toBeEnabled();
     expect(within(rowOf("BUD-000002")).getByRole("button", { name: "Verify" })).toBeEnabled();
@@ -233,13 +233,13 @@ describe("the source verification screen (issue 44)", { timeout: clicksTimeout }
     await screen.findByText("BUD-000001");
     const before = listCalls(calls).length;
     await u.click(within(rowOf("BUD-000001")).getByRole("button", { name: "Verify" }));
-    await waitFor(() => expect(cells(rowOf("BUD-000001"))[7]).toBe("Verified"));
+    await waitFor(() => expect(cells(rowOf("BUD-000001"))[8]).toBe("Verified"));
     const [post] = verifications(calls);
     expect(post.method).toBe("POST");
     expect(post.path).toBe("/api/patient-visits/pv-55/verification");
     // Through the api client: with the session's CSRF token.
     expect(post.headers[csrfHeader]).toBe("csrf");
-    expect(cells(rowOf("BUD-000001"))[8]).toBe("Mona Monitor2026-03-20");
+    expect(cells(rowOf("BUD-000001"))[9]).toBe("Mona Monitor2026-03-20");
     expect(within(rowOf("BUD-000001")).queryByRole("button", { name: "Verify" })).not.toBeInTheDocument();
     // The list (and whatever counts it, the home page's tiles) is read again.
     await waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(before));
@@ -267,8 +267,8 @@ describe("the source verification screen (issue 44)", { timeout: clicksTimeout }
       "/api/patient-visits/pv-55/verification",
       "/api/patient-visits/pv-56/verification",
     ]);
-    expect(cells(rowOf("BUD-000001"))[7]).toBe("Verified");
-    expect(cells(rowOf("BUD-000002"))[7]).toBe("Reopened");
+    expect(cells(rowOf("BUD-000001"))[8]).toBe("Verified");
+    expect(cells(rowOf("BUD-000002"))[8]).toBe("Reopened");
     // The one that failed stays selected, to try again.
     expect(screen.getByRole("checkbox", { name: "Select BUD-000002 Screening" })).toBeChecked();
     expect(screen.getByRole("button", { name: "Verify selected (1)" })).toBeEnabled();
@@ -284,7 +284,7 @@ describe("the source verification screen (issue 44)", { timeout: clicksTimeout }
     await u.click(screen.getByRole("button", { name: "Verify selected (2)" }));
     expect(await screen.findByRole("status", { name: "" })).toHaveTextContent("2 visits verified.");
     expect(verifications(calls)).toHaveLength(2);
-    await waitFor(() => expect(cells(rowOf("BUD-000002"))[7]).toBe("Verified"));
+    await waitFor(() => expect(cells(rowOf("BUD-000002"))[8]).toBe("Verified"));
     expect(screen.getByRole("button", { name: "Verify selected (0)" })).toBeDisabled();
   });
 
