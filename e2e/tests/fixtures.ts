@@ -111,7 +111,7 @@ export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
  * A new BUD patient (first name Bence) assigned to the demo study, written through the API as the
  * editors would; answers the study's working name and the assignment's uuid.
  */
-export async function newAssignedPatient(page: Page, lastName: string, screenNr = "S-778") {
+export async function newAssignedPatient(page: Page, lastName: string, screenNr = `S-${unique()}`) {
   const api = await apiOf(page);
   const patient = await createBudPatient(api, lastName, {
     firstName: "Bence",
@@ -126,5 +126,5 @@ export async function newAssignedPatient(page: Page, lastName: string, screenNr 
     screenNr,
     active: true,
   });
-  return { studyName: study.workingName as string, uuid: assignment.uuid as string };
+  return { studyName: study.workingName as string, uuid: assignment.uuid as string, screenNr };
 }

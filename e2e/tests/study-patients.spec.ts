@@ -19,6 +19,9 @@ test("assign a patient to a study, be refused a second active assignment, close 
   page,
 }) => {
   const lastName = `Tesztelő${unique()}`;
+  // Unique in the study (issue 46), also when the test is retried.
+  const screenNr = `S-${unique()}`;
+  const randomNr = `R-${unique()}`;
   await signIn(page, "/study-patients");
   const barcode = await newPatient(page, lastName);
   await chooseSite(page, "BUD");
@@ -31,8 +34,8 @@ test("assign a patient to a study, be refused a second active assignment, close 
   await choose(page, "Patient", new RegExp(`^${lastName} Réka`), lastName);
   await expect(page.getByLabel("Patient", { exact: true })).toContainText(`${lastName} Réka (${barcode})`);
   await choose(page, "Study", /TD-2025-001_SUB-STUDY/);
-  await page.getByLabel("Screen number").fill("S-901");
-  await page.getByLabel("Random number").fill("R-9901");
+  await page.getByLabel("Screen number").fill(screenNr);
+  await page.getByLabel("Random number").fill(randomNr);
   await page.getByLabel("Notes").fill("Consent signed on paper");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Study patient created")).toBeVisible();
@@ -51,7 +54,7 @@ test("assign a patient to a study, be refused a second active assignment, close 
 
   // Close it: the close reason is required before it saves.
   await page.goto(editUrl);
-  await expect(page.getByLabel("Screen number")).toHaveValue("S-901");
+  await expect(page.getByLabel("Screen number")).toHaveValue(screenNr);
   await expect(page.getByLabel("Patient", { exact: true })).toContainText(`${lastName} Réka`);
   await expect(page.getByLabel("Close reason")).toHaveCount(0);
   await page.getByRole("switch", { name: "Close" }).click();
@@ -73,8 +76,8 @@ test("assign a patient to a study, be refused a second active assignment, close 
   const row = page.getByRole("row").filter({ hasText: barcode });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(`${lastName} Réka`);
-  await expect(row).toContainText("S-901");
-  await expect(row).toContainText("R-9901");
+  await expect(row).toContainText(screenNr);
+  await expect(row).toContainText(randomNr);
   await expect(row.getByText("TD-2025-001_SUB-STUDY")).toHaveAttribute("title", "ACRMDPHFL001");
   await expect(row.getByText("Closed")).toBeVisible();
 
@@ -91,10 +94,10 @@ test("an assignment's history names its study and patient and shows codes as wor
 }) => {
   const lastName = `Történet${unique()}`;
   await signIn(page, "/");
-  const { studyName, uuid } = await newAssignedPatient(page, lastName);
+  const { studyName, uuid, screenNr } = await newAssignedPatient(page, lastName);
   await chooseSite(page, "BUD");
   await page.goto(`/study-patients/${uuid}/edit`);
-  await expect(page.getByLabel("Screen number")).toHaveValue("S-778");
+  await expect(page.getByLabel("Screen number")).toHaveValue(screenNr);
   await page.getByRole("switch", { name: "Close" }).click();
   await page.getByLabel("Close reason").click();
   await page.getByRole("option", { name: "End of study" }).click();

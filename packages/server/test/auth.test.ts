@@ -1,13 +1,20 @@
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loginRateLimit } from "../src/auth/rate-limit";
+import { addressOf, loginRateLimit } from "../src/auth/rate-limit";
 import { reuseGraceSeconds } from "../src/auth/refresh-tokens";
 import { queryRows } from "../src/db/client";
 import { createSite, createUser } from "../src/seed/factories";
 import { databaseKinds, freshDatabase, startApp, type TestApp } from "./helpers";
 
 const secret = "test-secret-that-is-long-enough-for-hs256";
+
+/** A reserved attempt as the tests compare it: "account", "busy", or its wait rounded to 500 ms. */
+const busyOrWait = (attempt: unknown): number | string => {
+  if (typeof attempt === "string") return attempt;
+  const { busy, waitMs } = attempt as { busy?: boolean; waitMs: number };
+  return busy ? "busy" : Math.round(waitMs / 500) * 500;
+};
 
 describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
   let t: TestApp;
@@ -141,7 +148,8 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
     const first = cookieOf(await signIn(user.email, user.password, "10.0.4.2"));
     const [a, b] = await Promise.all([refresh(first), refresh(first)]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(cookieOf(a)).not.toBe(cookieOf(b));
+    // One successor for both (issue 46, point 17): not two branches of the sign-in.
+    expect(cookieOf(a)).toBe(cookieOf(b));
     // The page that never stored its new cookie presents the rotated one again: still its session.
     const again = await refresh(first);
     expect(again.status).toBe(200);
@@ -150,6 +158,37 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
     await rotatedAgo(first, reuseGraceSeconds + 1);
     expect((await refresh(first)).status).toBe(401);
     expect((await refresh(cookieOf(again))).status).toBe(401);
+  });
+
+  it("hands out one successor within the grace time: one usable refresh token per sign-in (issue 46, point 17)", async () => {
+    const user = await createUser(t.database.db);
+    const first = cookieOf(await signIn(user.email, user.password, "10.0.4.3"));
+    /** The family's tokens that are neither rotated nor revoked. */
+    const usable = async () =>
+      (
+        await queryRows<{ n: number }>(
+          t.database.db,
+          sql`select count(*)::int as n from refresh_tokens where rotated_at is null and revoked_at is null
+            and family_id = (select family_id from refresh_tokens
+              where token_hash = encode(sha256(convert_to(${first}, 'UTF8')), 'hex'))`,
+        )
+      )[0].n;
+    // The same cookie twice at once, and once more after its rotation (a page left mid-refresh).
+    const [a, b] = await Promise.all([refresh(first), refresh(first)]);
+    const again = await refresh(first);
+    expect([a.status, b.status, again.status]).toEqual([200, 200, 200]);
+    expect(new Set([cookieOf(a), cookieOf(b), cookieOf(again)]).size).toBe(1);
+    expect(await usable()).toBe(1);
+    // The successor refreshes; then the rotated one, still within the grace, gets that successor's
+    // own successor (the head of the line), never a branch of its own.
+    const next = await refresh(cookieOf(a));
+    expect(next.status).toBe(200);
+    const late = await refresh(first);
+    expect(late.status).toBe(200);
+    expect(cookieOf(late)).toBe(cookieOf(next));
+    expect(await usable()).toBe(1);
+    expect((await refresh(cookieOf(next))).status).toBe(200);
+    expect(await usable()).toBe(1);
   });
 
   it("refuses a refresh after logout", async () => {
@@ -287,11 +326,78 @@ describe.each(databaseKinds)("sign-in and session on %s", (kind) => {
     const waits: (number | string)[] = [];
     for (let i = 0; i < 7; i++) {
       const attempt = await limiter.reserve(`flood${i}@example.com`, address);
-      waits.push(typeof attempt === "string" ? attempt : Math.round(attempt.waitMs / 500) * 500);
+      waits.push(busyOrWait(attempt));
     }
     // Four counted, then turns one second apart: now, in a second, and two seconds is too long.
     expect(waits).toEqual([0, 0, 0, 0, 0, 1000, "busy"]);
     expect(await limiter.reserve("flood0@example.com", "10.4.0.2")).toBe("account");
+  });
+
+  it("lets every right password through an address flooded with wrong ones (issue 46, point 16)", async () => {
+    const address = "10.6.0.1";
+    const limiter = loginRateLimit(t.database.db, 5);
+    // The address's last minutes: 20 failures (4 × LOGIN_RATE_LIMIT) flood it, and the wrong
+    // sign-ins still under way hold its turns for more than the longest wait.
+    for (let i = 0; i < 32; i++) await limiter.reserve(`flood-16-${i}@example.com`, address);
+    const colleagues = await Promise.all(Array.from({ length: 10 }, () => createUser(t.database.db)));
+    const started = Date.now();
+    // Ten people behind that address sign in while the guessing goes on, five wrong ones at once.
+    const [rights, wrongs] = await Promise.all([
+      Promise.all(colleagues.map((c) => signIn(c.email, c.password, address))),
+      Promise.all([1, 2, 3, 4, 5].map((i) => signIn(`flood-16-more${i}@example.com`, "wrong", address))),
+    ]);
+    expect(rights.map((r) => r.status)).toEqual(Array(10).fill(200));
+    // Not held behind the address's turns, which are taken by failures only.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(wrongs.map((w) => w.status)).toEqual([429, 429, 429, 429, 429]);
+    expect(wrongs[0].body.header.errorMessage).toBe(
+      "Too many sign-in attempts from your network. Please try again in a minute.",
+    );
+    // A locked account stays locked behind it too.
+    const locked = await createUser(t.database.db);
+    for (let i = 0; i < 5; i++) await limiter.reserve(locked.email, "10.6.0.2");
+    expect((await signIn(locked.email, locked.password, address)).status).toBe(429);
+  });
+
+  it("limits failures per account and address pair, even when the account's own sign-ins clear its count", async () => {
+    const user = await createUser(t.database.db);
+    for (let i = 0; i < 4; i++)
+      expect((await signIn(user.email, "wrong-password", "10.7.0.1")).status).toBe(401);
+    // The owner signs in elsewhere: the account's count starts over, the pair's does not.
+    expect((await signIn(user.email, user.password, "10.7.0.2")).status).toBe(200);
+    expect((await signIn(user.email, "wrong-password", "10.7.0.1")).status).toBe(401);
+    const blocked = await signIn(user.email, user.password, "10.7.0.1");
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.header.errorMessage).toBe(
+      "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+    );
+    // From elsewhere the owner still signs in; that success clears its own pair only.
+    expect((await signIn(user.email, user.password, "10.7.0.2")).status).toBe(200);
+    expect((await signIn(user.email, user.password, "10.7.0.1")).status).toBe(429);
+  });
+
+  it("counts the IPv6 addresses of one /64 as one address, and an IPv4-mapped one as its IPv4 address", async () => {
+    // One failure per account, so an address floods after four.
+    const limiter = loginRateLimit(t.database.db, 1, { slotMs: 1000, maxWaitMs: 1500 });
+    const rotating = [
+      "2001:db8:46:16::1",
+      "2001:db8:46:16::2",
+      "2001:db8:46:16:ffff:1:2:3",
+      "2001:db8:46:16:8000::9",
+      "2001:DB8:46:16:0:0:0:ff",
+      "2001:0db8:0046:0016:abcd::1",
+      "2001:db8:46:16:1:2:3:4",
+    ];
+    const waits: (number | string)[] = [];
+    for (const [i, address] of rotating.entries())
+      waits.push(busyOrWait(await limiter.reserve(`v6-${i}@example.com`, address)));
+    expect(waits).toEqual([0, 0, 0, 0, 0, 1000, "busy"]);
+    // The next /64 is another address.
+    expect(busyOrWait(await limiter.reserve("v6-other@example.com", "2001:db8:46:17::1"))).toBe(0);
+    expect(addressOf("2001:db8:46:16::1")).toBe("2001:db8:46:16::/64");
+    expect(addressOf("::ffff:10.8.0.1")).toBe("10.8.0.1");
+    expect(addressOf("::1")).toBe("0:0:0:0::/64");
+    expect(addressOf("10.8.0.1")).toBe("10.8.0.1");
   });
 
   it("refuses an access token without an expiry claim", async () => {

@@ -2,11 +2,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
-import { loggableUrl } from "../src/http/logging";
-import { appWithUser, freshDatabase, startApp, testConfig } from "./helpers";
+import { loggableError, loggableUrl } from "../src/http/logging";
+import { appWithUser, databaseKinds, freshDatabase, startApp, testConfig } from "./helpers";
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -119,6 +121,99 @@ describe("the log", () => {
       "/api/audit?resource=[hidden]&uuid=[hidden]",
     );
     expect(loggableUrl("/api/me")).toBe("/api/me");
+  });
+});
+
+describe.each(databaseKinds)("the log of a failed statement on %s (issue 46, point 17)", (kind) => {
+  let app: FastifyInstance;
+  let lines: string[];
+  let close: () => Promise<void>;
+  // What a failed statement carried: a patient's SSN and a password hash.
+  const ssn = "987-65-4321";
+  const hash = "$argon2id$v=19$m=19456,t=2,p=1$bG9nZ2VkLXNhbHQ$c2VjcmV0LWhhc2gtb2YtYS1wYXNzd29yZA";
+  beforeAll(async () => {
+    lines = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const database = await freshDatabase(kind);
+    const db = database.db;
+    app = await buildApp({ config: testConfig(), db, logger: { level: "info", stream } });
+    const open = { config: { access: "public" as const } };
+    // A bad value (400, logged at info), a bug (500) and, on PostgreSQL, a statement timeout (503).
+    app.get("/api/test/division", open, async () => db.execute(sql`select ${ssn}::text, 1 / 0`));
+    app.get("/api/test/missing", open, async () => db.execute(sql`select ${hash}::text from no_such_table`));
+    app.get("/api/test/slow", open, async () =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`set local statement_timeout = 50`);
+        return tx.execute(sql`select pg_sleep(2), ${ssn}::text, ${hash}::text`);
+      }),
+    );
+    await app.ready();
+    close = async () => {
+      await app.close();
+      await database.close();
+    };
+  });
+  afterAll(() => close());
+
+  const logOf = async (url: string) => {
+    lines.length = 0;
+    const res = await app.inject({ method: "GET", url });
+    return { status: res.statusCode, log: lines.join("") };
+  };
+
+  it("writes the database error's code and message, never the statement's parameters", async () => {
+    const division = await logOf("/api/test/division");
+    expect(division.status).toBe(400);
+    expect(division.log).toContain("22012");
+    expect(division.log).toContain("division by zero");
+    const missing = await logOf("/api/test/missing");
+    expect(missing.status).toBe(500);
+    expect(missing.log).toContain("42P01");
+    expect(missing.log).toContain('relation \\"no_such_table\\" does not exist');
+    for (const { log } of [division, missing]) {
+      expect(log).not.toContain(ssn);
+      expect(log).not.toContain("argon2id");
+      expect(log).not.toMatch(/Failed query|params/);
+    }
+  });
+
+  it.skipIf(kind !== "postgres")(
+    "writes a statement timeout without the statement's parameters",
+    async () => {
+      const slow = await logOf("/api/test/slow");
+      expect(slow.status).toBe(503);
+      expect(slow.log).toContain("57014");
+      expect(slow.log).toContain("canceling statement due to statement timeout");
+      expect(slow.log).not.toContain(ssn);
+      expect(slow.log).not.toContain("argon2id");
+      expect(slow.log).not.toMatch(/Failed query|params/);
+    },
+  );
+
+  it("hides a value a data error's message quotes", () => {
+    const error = Object.assign(new Error('invalid input syntax for type integer: "987-65-4321"'), {
+      code: "22P02",
+    });
+    const logged = JSON.stringify(loggableError(new DrizzleQueryError("select $1::int", [ssn], error)));
+    expect(logged).toContain("22P02");
+    expect(logged).toContain("invalid input syntax for type integer");
+    expect(logged).not.toContain(ssn);
+    // A statement whose connection was lost (no code), or that failed without a cause.
+    const lost = new DrizzleQueryError("select $1", [ssn], new Error("Connection terminated unexpectedly"));
+    expect(loggableError(lost)).toEqual({
+      type: "DatabaseError",
+      code: null,
+      message: "Connection terminated unexpectedly",
+    });
+    expect(JSON.stringify(loggableError(new DrizzleQueryError("select $1", [ssn])))).not.toContain(ssn);
+    // Any other error is logged as it is.
+    const other = new Error("something else");
+    expect(loggableError(other)).toBe(other);
   });
 });
 

@@ -1,5 +1,5 @@
 import { newUuid, type ProjectOption, type ProjectView } from "@trialdesk/domain";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studies } from "../src/resources/studies/studies.table";
 import {
@@ -177,6 +177,54 @@ describe.each(databaseKinds)("projects on %s", (kind) => {
     expect(res.status).toBe(400);
     expect(res.body.header.fieldErrors[0].field).toBe("internalCode");
     expect(res.body.header.fieldErrors[0].message).toMatch(/^Internal code must be unique/);
+  });
+
+  it("refuses a protocol number another project has, trimmed and in any case, on the field (issue 46)", async () => {
+    const used = { field: "protocolNr", message: "Protocol number is already used by another project" };
+    const first = (await create(projectInput(refs, { protocolNr: "UNIQ-2026-100" }))).body.data;
+    // Other partners and area: only the protocol number is the same.
+    const elsewhere = {
+      ...projectInput(refs, { protocolNr: " uniq-2026-100 " }),
+      details: {
+        ...projectInput(refs).details,
+        croId: other.croId,
+        sponsorId: other.sponsorId,
+        therapyAreaId: other.areaId,
+      },
+    };
+    const res = await create(elsewhere);
+    expect(res.status).toBe(400);
+    expect(res.body.header.fieldErrors).toEqual([used]);
+    // With the same partners and area its internal code would clash too: the protocol number is named.
+    const same = await create(projectInput(refs, { protocolNr: "UNIQ-2026-100" }));
+    expect(same.body.header.fieldErrors).toEqual([used]);
+    // Another project may not take it on update; the project itself saves with it, in another case.
+    const second = (await create(projectInput(refs, { protocolNr: "UNIQ-2026-200" }))).body.data;
+    const taken = await update(second.uuid, { ...second, protocolNr: "Uniq-2026-100" });
+    expect(taken.status).toBe(400);
+    expect(taken.body.header.fieldErrors).toEqual([used]);
+    const resaved = await update(first.uuid, { ...first, protocolNr: "uniq-2026-100" });
+    expect(resaved.status).toBe(200);
+    // The database holds it: a row written past the resource is refused by the unique index.
+    await expect(
+      t.database.db.execute(sql`insert into projects (uuid, working_name, protocol_nr, internal_code,
+          project_status_id, phase, therapy_area_id, cro_id, sponsor_id)
+        select 'prj-' || gen_random_uuid(), 'Copy', 'UNIQ-2026-100 ', 'COPY-UNIQ', project_status_id, phase,
+          therapy_area_id, cro_id, sponsor_id from projects where id = ${first.id}`),
+    ).rejects.toThrow();
+  });
+
+  it("lets one of two simultaneous projects with the same protocol number in, the other refused on the field", async () => {
+    const answers = await Promise.all([
+      create(projectInput(refs, { protocolNr: "RACE-2026-300" })),
+      create(projectInput(refs, { protocolNr: "race-2026-300" })),
+    ]);
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 400]);
+    expect(answers.find((res) => res.status === 400)?.body.header.fieldErrors).toEqual([
+      { field: "protocolNr", message: "Protocol number is already used by another project" },
+    ]);
+    const found = await list("searchTerm=race-2026-300");
+    expect(found.body.data.pagination.total).toBe(1);
   });
 
   it("lists id, workingName, protocolNr, internalCode and phase; searches and sorts by them", async () => {

@@ -8,6 +8,7 @@ import type {
 import { newUuid } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
+import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import {
   createPatient,
   createSite,
@@ -328,6 +329,127 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     expect(unchanged.body.data.notes).toBeNull();
     expect(unchanged.body.data.active).toBe(true);
     expect((await list(`siteId=${siteB.id}`, admin)).body.data.items.map((r) => r.uuid)).toContain(ofB.uuid);
+  });
+
+  const screenNrUsed = { field: "screenNr", message: "Screen number is already used in this study" };
+  const randomNrUsed = { field: "randomNr", message: "Random number is already used in this study" };
+
+  it("refuses another patient's screen or random number in the study, trimmed and in any case, on the field (issue 46)", async () => {
+    const anna = await patientOf(siteA.id, "Egyedi", "Anna");
+    const bea = await patientOf(siteA.id, "Egyedi", "Bea");
+    const first = await create(
+      studyPatientInput(
+        { patientId: anna.id, studyId: study.id },
+        { screenNr: "UQ-100", randomNr: "UR-100" },
+      ),
+    );
+    expect(first.status).toBe(201);
+    const sameScreen = await create(
+      studyPatientInput(
+        { patientId: bea.id, studyId: study.id },
+        { screenNr: " uq-100 ", randomNr: "UR-101" },
+      ),
+    );
+    expect(sameScreen.status).toBe(400);
+    expect(sameScreen.body.header.fieldErrors).toEqual([screenNrUsed]);
+    const sameRandom = await create(
+      studyPatientInput({ patientId: bea.id, studyId: study.id }, { screenNr: "UQ-101", randomNr: "ur-100" }),
+    );
+    expect(sameRandom.status).toBe(400);
+    expect(sameRandom.body.header.fieldErrors).toEqual([randomNrUsed]);
+    // No random number clashes with none; another study has its own numbers.
+    const bez = (
+      await create(
+        studyPatientInput({ patientId: bea.id, studyId: study.id }, { screenNr: "UQ-101", randomNr: null }),
+      )
+    ).body.data;
+    expect(bez.randomNr).toBeNull();
+    const cleo = await patientOf(siteA.id, "Egyedi", "Cleo");
+    const blank = await create(
+      studyPatientInput({ patientId: cleo.id, studyId: study.id }, { screenNr: "UQ-102", randomNr: " " }),
+    );
+    expect(blank.status).toBe(201);
+    expect(blank.body.data.randomNr).toBeNull();
+    const elsewhere = await create(
+      studyPatientInput(
+        { patientId: bea.id, studyId: otherStudy.id },
+        { screenNr: "UQ-100", randomNr: "UR-100" },
+      ),
+    );
+    expect(elsewhere.status).toBe(201);
+    // On update: taking another patient's number, or moving to a study where another patient has it.
+    const taken = await update(bez.uuid, { ...bez, screenNr: "UQ-100" });
+    expect(taken.body.header.fieldErrors).toEqual([screenNrUsed]);
+    const takenRandom = await update(bez.uuid, { ...bez, randomNr: "UR-100" });
+    expect(takenRandom.body.header.fieldErrors).toEqual([randomNrUsed]);
+    const other = (
+      await create(
+        studyPatientInput(
+          { patientId: (await patientOf(siteA.id)).id, studyId: otherStudy.id },
+          { screenNr: "UQ-101" },
+        ),
+      )
+    ).body.data;
+    const moved = await update(other.uuid, { ...other, studyId: study.id });
+    expect(moved.body.header.fieldErrors).toEqual([screenNrUsed]);
+    // Saved with its own numbers, in another case, an assignment is not refused.
+    const resaved = await update(bez.uuid, { ...bez, screenNr: "uq-101", notes: "Own number" });
+    expect(resaved.status).toBe(200);
+  });
+
+  it("lets the same patient, closed and assigned again, keep their screen number; another patient still may not", async () => {
+    const patient = await patientOf(siteA.id, "Visszatérő");
+    const first = (
+      await create(
+        studyPatientInput(
+          { patientId: patient.id, studyId: study.id },
+          { screenNr: "RE-200", randomNr: "RR-200" },
+        ),
+      )
+    ).body.data;
+    const closed = await update(first.uuid, { ...first, active: false, closeReason: "CANCELLED" });
+    expect(closed.status).toBe(200);
+    const again = await create(
+      studyPatientInput(
+        { patientId: patient.id, studyId: study.id },
+        { screenNr: "RE-200", randomNr: "RR-200" },
+      ),
+    );
+    expect(again.status).toBe(201);
+    expect(again.body.data).toMatchObject({ screenNr: "RE-200", randomNr: "RR-200", active: true });
+    // The closed one saves again with its number too.
+    expect((await update(first.uuid, { ...closed.body.data, notes: "Screen failure" })).status).toBe(200);
+    const stranger = await create(
+      studyPatientInput(
+        { patientId: (await patientOf(siteA.id, "Idegen")).id, studyId: study.id },
+        { screenNr: "RE-200" },
+      ),
+    );
+    expect(stranger.body.header.fieldErrors).toEqual([screenNrUsed]);
+    // A duplicate from before the rule (written past the resource) does not block the other changes of
+    // an assignment that keeps its number; taking the number anew is refused.
+    const earlier = await patientOf(siteA.id, "Régi");
+    await t.database.db.insert(studyPatients).values({
+      uuid: newUuid("study-patients"),
+      studyId: study.id,
+      patientId: earlier.id,
+      screenNr: "RE-200",
+    });
+    const latest = (await get(again.body.data.uuid)).body.data;
+    expect((await update(latest.uuid, { ...latest, notes: "Rescreened" })).status).toBe(200);
+  });
+
+  it("lets one of two simultaneous assignments of different patients with one screen number in, the other refused on the field", async () => {
+    const [one, two] = [await patientOf(siteA.id, "Egyszerre"), await patientOf(siteA.id, "Egyidőben")];
+    const answers = await Promise.all(
+      [one, two].map((p) =>
+        create(studyPatientInput({ patientId: p.id, studyId: study.id }, { screenNr: "RACE-300" })),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 400]);
+    expect(answers.find((res) => res.status === 400)?.body.header.fieldErrors).toEqual([screenNrUsed]);
+    const rows = (await list(`studyId=${study.id}&searchTerm=RACE-300&pagesize=100`)).body.data.items;
+    expect(rows.map((r) => r.screenNr)).toEqual(["RACE-300"]);
   });
 
   /** A visit of the study recorded for the patient (written directly: only its existence matters). */

@@ -308,6 +308,66 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
       ).toBeTruthy();
     });
 
+    it("counts wrong current passwords as failed sign-ins of the account: 429 at its limit (issue 46, point 17)", async () => {
+      const session = await t.signedInUser({ password: "old-password" });
+      const { email } = (await call<{ email: string }>("GET", "/api/me", undefined, session)).body.data;
+      const attempt = (currentPassword: string) =>
+        change(session, { currentPassword, password: "Quiet-Otter-582", password2: "Quiet-Otter-582" });
+      // LOGIN_RATE_LIMIT (5) wrong ones answer as before …
+      for (let i = 0; i < 5; i++) {
+        const wrong = await attempt(`wrong-password-${i}`);
+        expect(wrong.status).toBe(400);
+        expect(wrong.body.header.fieldErrors).toEqual([
+          { field: "currentPassword", message: wrongCurrentPasswordMessage },
+        ]);
+      }
+      // … then the account is at its limit: even the right one is refused, as a sign-in would be.
+      const limited = await attempt("old-password");
+      expect(limited.status).toBe(429);
+      expect(limited.body.header.errorMessage).toBe(
+        "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+      );
+      const signIn = await t.request({
+        method: "POST",
+        url: "/api/auth",
+        payload: { username: email, password: "old-password" },
+        remoteAddress: "10.46.17.2",
+      });
+      expect(signIn.status).toBe(429);
+      // The password did not change.
+      expect((await refreshWith(session)).status).toBe(200);
+    });
+
+    it("gives back a right current password's attempt: it clears the account's failures like a sign-in", async () => {
+      const session = await t.signedInUser({ password: "old-password" });
+      const { email } = (await call<{ email: string }>("GET", "/api/me", undefined, session)).body.data;
+      for (let i = 0; i < 4; i++)
+        expect(
+          (
+            await change(session, {
+              currentPassword: "wrong",
+              password: "Quiet-Otter-582",
+              password2: "Quiet-Otter-582",
+            })
+          ).status,
+        ).toBe(400);
+      const changed = await change(session, {
+        currentPassword: "old-password",
+        password: "Quiet-Otter-582",
+        password2: "Quiet-Otter-582",
+      });
+      expect(changed.status).toBe(200);
+      const wrongSignIn = () =>
+        t.request({
+          method: "POST",
+          url: "/api/auth",
+          payload: { username: email, password: "still-wrong" },
+          remoteAddress: "10.46.17.3",
+        });
+      // Four failures were cleared: four more wrong sign-ins are still answered 401, not 429.
+      for (let i = 0; i < 4; i++) expect((await wrongSignIn()).status).toBe(401);
+    });
+
     it("changes it, ends every other sign-in and keeps this browser signed in", async () => {
       const other = await t.signedInUser({ password: "old-password" });
       const { email } = (await call<{ email: string }>("GET", "/api/me", undefined, other)).body.data;

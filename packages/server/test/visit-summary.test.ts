@@ -366,7 +366,8 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     beforeAll(async () => {
       const db = t.database.db;
       const site = await createSite(db);
-      const project = await setUpProject(t, "VS-2025-002");
+      // Its own protocol number: "VS-2025-002" is the dated study's above (issue 46: one project each).
+      const project = await setUpProject(t, "VS-2025-003");
       big = await createStudy(db, project, { variant: "NORMAL" });
       // Set-based inserts: 40 visits, a plan over all of them, 2,000 patients, their assignments and
       // a dated visit for every patient and visit (80,000 rows).

@@ -104,6 +104,40 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
     expect(own.status).toBe(201);
   });
 
+  it("refuses a visit name the study has, trimmed and in any case, on the field; other studies may have it (issue 46)", async () => {
+    const used = { field: "name", message: "A visit of this name already exists in the study" };
+    const first = await create(visitInput(study.id, { name: "Week 12", visitTypeId: 60 }));
+    expect(first.status).toBe(201);
+    const again = await create(visitInput(study.id, { name: " week 12 ", visitTypeId: 65 }));
+    expect(again.status).toBe(400);
+    expect(again.body.header.fieldErrors).toEqual([used]);
+    expect((await create(visitInput(otherStudy.id, { name: "Week 12", visitTypeId: 60 }))).status).toBe(201);
+    // Renamed to it, another visit of the study is refused; the visit itself saves in another case.
+    const week13 = (await create(visitInput(study.id, { name: "Week 13", visitTypeId: 60 }))).body.data;
+    const renamed = await put(week13.uuid, { ...week13, name: "WEEK 12" });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.header.fieldErrors).toEqual([used]);
+    const cased = await put(first.body.data.uuid, { ...first.body.data, name: "WEEK 12" });
+    expect(cased.status).toBe(200);
+    expect((await put(first.body.data.uuid, { ...cased.body.data, name: "Week 12" })).status).toBe(200);
+    // Moved into a study that has the name, too.
+    const other13 = (await create(visitInput(otherStudy.id, { name: "Week 13", visitTypeId: 60 }))).body.data;
+    const moved = await put(other13.uuid, { ...other13, name: "Week 12 ", studyId: study.id });
+    expect(moved.status).toBe(400);
+    expect(moved.body.header.fieldErrors).toEqual([used]);
+  });
+
+  it("lets one of two simultaneous visits of one name in a study in, the other refused on the field", async () => {
+    const answers = await Promise.all([
+      create(visitInput(study.id, { name: "Week 20", visitTypeId: 60 })),
+      create(visitInput(study.id, { name: "Week 20", visitTypeId: 60 })),
+    ]);
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 400]);
+    expect(answers.find((res) => res.status === 400)?.body.header.fieldErrors).toEqual([
+      { field: "name", message: "A visit of this name already exists in the study" },
+    ]);
+  });
+
   it("GET studies/{uuid}/visits gives the study's visits, page 1 size 100, with an optional search", async () => {
     const project = await setUpProject(t, "SV-2025-009");
     const own = await createStudy(t.database.db, project, { variant: "NORMAL" });

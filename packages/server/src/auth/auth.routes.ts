@@ -11,7 +11,7 @@ import { sites } from "../resources/sites/sites.table";
 import { currentUser, loadSession, loadSignInUser } from "./guards";
 import { menuFor } from "./menu";
 import { verifyPassword } from "./passwords";
-import { loginRateLimit } from "./rate-limit";
+import { accountLimitedMessage, addressBusyMessage, loginRateLimit } from "./rate-limit";
 import { refreshCookie } from "./refresh-tokens";
 
 export const authBody = z.strictObject({
@@ -104,20 +104,17 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
       // The attempt is reserved before the password is checked, so simultaneous guesses cannot all pass;
       // the account is read meanwhile (issue 14: eight round trips in a row were a third of a sign-in's time).
       const [attempt, user] = await Promise.all([limiter.reserve(email, ip), loadSignInUser(db, email)]);
-      if (attempt === "account")
-        throw rateLimited("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
-      if (attempt === "busy")
-        throw rateLimited("Too many sign-in attempts from your network. Please try again in a minute.");
-      if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
+      if (attempt === "account") throw rateLimited(accountLimitedMessage);
       const ok = await verifyPassword(user?.passwordHash ?? null, parsed.data.password);
-      // Unknown e-mail, wrong password and inactive account answer alike.
+      // Unknown e-mail, wrong password and inactive account answer alike, at the address's turn; a
+      // flooded address's turns apply to failures only (decision 212).
       if (!user || !ok || !user.isActive) {
-        await limiter.prune(email, ip);
-        throw unauthenticated(invalidCredentials);
+        await limiter.failed(email, ip, attempt);
+        throw attempt.busy ? rateLimited(addressBusyMessage) : unauthenticated(invalidCredentials);
       }
       const { isActive: _, passwordHash: __, ...signedIn } = user;
       const [, refreshToken, session] = await Promise.all([
-        limiter.succeeded(email, attempt),
+        limiter.succeeded(email, ip, attempt),
         refreshTokens.issue({ kind: user.kind, id: user.id }),
         tokens.sign(user),
         Math.random() < 0.05 ? refreshTokens.prune() : undefined,

@@ -7,6 +7,7 @@ import {
 } from "./database-errors";
 import { failure } from "./envelope";
 import { AppError, type ErrorStatus } from "./errors";
+import { loggableError } from "./logging";
 
 const answered: ErrorStatus[] = [400, 401, 403, 404, 409, 429];
 
@@ -32,18 +33,20 @@ function frameworkError(error: FastifyError): AppError | null {
 
 /**
  * Every error leaves as the envelope with the DESIGN §3 status and code. Unexpected ones are logged
- * in full and answered with a generic message: never a stack trace or SQL text.
+ * in full (a database error by its code and message only, never its statement's values: issue 46) and
+ * answered with a generic message: never a stack trace or SQL text.
  */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((raw, request, reply) => {
     const error = raw as FastifyError;
     const known = error instanceof AppError ? error : (databaseError(error) ?? frameworkError(error));
     if (known) {
-      if (known.status === 400 || known.status === 409) request.log.info({ err: error }, known.message);
+      if (known.status === 400 || known.status === 409)
+        request.log.info({ err: loggableError(error) }, known.message);
       return reply.code(known.status).send(failure(request, known));
     }
     if (databaseUnavailable(error)) {
-      request.log.error({ err: error }, "database unavailable");
+      request.log.error({ err: loggableError(error) }, "database unavailable");
       return reply
         .code(503)
         .header("retry-after", "5")
@@ -55,7 +58,7 @@ export function registerErrorHandler(app: FastifyInstance) {
           }),
         );
     }
-    request.log.error({ err: error }, "unexpected error");
+    request.log.error({ err: loggableError(error) }, "unexpected error");
     return reply.code(500).send(
       failure(request, {
         message: "Internal server error",

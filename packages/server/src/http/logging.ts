@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from "fastify";
+import { type ErrorCause, findCause } from "../db/error-causes";
 
 /** Query parameters whose values are safe to log; any other value (a search for a name or an SSN) is not. */
 const loggedParameters = new Set(["page", "pagesize", "order", "direction", "format", "type"]);
@@ -49,4 +50,28 @@ export function loggerOptions(logger: FastifyServerOptions["logger"]): FastifySe
       }),
     },
   } as FastifyServerOptions["logger"];
+}
+
+/** Drizzle's wrapper of a failed statement: its message and fields carry the statement and its values. */
+const isFailedQuery = (error: ErrorCause) => "query" in error && "params" in error;
+const hasCode = ({ code }: ErrorCause) => typeof code === "string" && code !== "";
+
+/**
+ * What the log keeps of an error (issue 46): of a database error only its code and message, never the
+ * statement's parameters (a patient's SSN, a password hash), the statement, or the detail that quotes a
+ * row's values; a data error's message (class 22) may quote a value too, and keeps its words only. Any
+ * other error is logged as it is.
+ */
+export function loggableError(error: unknown): unknown {
+  if (!error || typeof error !== "object") return error;
+  const wrapper = findCause(error, isFailedQuery);
+  const coded = findCause(error, (cause) => hasCode(cause) && typeof cause.message === "string");
+  if (!wrapper && !(coded && /^[0-9A-Z]{5}$/.test(String(coded.code)))) return error;
+  // The driver's own error under Drizzle's wrapper (a lost connection has a message but no code).
+  const driver =
+    coded ?? (wrapper ? findCause((wrapper as { cause?: unknown }).cause, () => true) : undefined);
+  const code = driver && hasCode(driver) ? String(driver.code) : null;
+  let message = typeof driver?.message === "string" ? driver.message : "The statement failed";
+  if (code?.startsWith("22")) message = message.replace(/"[^"]*"/g, '"…"');
+  return { type: "DatabaseError", code, message };
 }

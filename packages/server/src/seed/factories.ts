@@ -433,7 +433,15 @@ export async function createStudy(
 /** A visit definition as the Visits form sends it (a mandatory control visit unless told otherwise). */
 export function visitInput(studyId: number, overrides: Partial<VisitInput> = {}): VisitInput {
   const n = next();
-  return { uuid: newUuid("visits"), studyId, name: `Week ${n}`, visitTypeId: 60, mandatory: 1, ...overrides };
+  // A name no test or demo visit is given ("Week 4" is), so a default never clashes in its study (issue 46).
+  return {
+    uuid: newUuid("visits"),
+    studyId,
+    name: `Visit V${n}`,
+    visitTypeId: 60,
+    mandatory: 1,
+    ...overrides,
+  };
 }
 
 /** Writes a visit definition of a study. */

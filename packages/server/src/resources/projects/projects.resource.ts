@@ -6,9 +6,9 @@ import {
   phases,
   projectInternalCodeOf,
 } from "@trialdesk/domain";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Tx } from "../../db/client";
+import { holds, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
 import { partners } from "../partners/partners.table";
 import { defineResource, type Row } from "../resource";
@@ -62,6 +62,29 @@ async function checkSites(tx: Tx, siteIds: number[]): Promise<FieldErrors> {
 }
 
 export const projectSiteLinks = siteLinks(projectSites, "projectId");
+
+export const protocolNrUsedMessage = "Protocol number is already used by another project";
+
+/**
+ * Refuses a protocol number another project has, compared trimmed and in any case (issue 46). The
+ * unique index projects_protocol_nr_unique holds it in the database; the check names it on the field
+ * before the index would, which for a project of the same CRO, sponsor and therapy area would first
+ * refuse the internal code made from the same number. Saves of one number take turns on an advisory
+ * lock, so two at the same moment get this message too.
+ */
+async function checkProtocolNr(tx: Tx, protocolNr: string, id: number | null) {
+  // Folded as the index folds it, by PostgreSQL.
+  const folded = sql`lower(btrim(${protocolNr}::text))`;
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended('projects protocol_nr ' || ${folded}, 0))`,
+  );
+  const used = await holds(
+    tx,
+    sql`exists(select 1 from ${projects} where lower(btrim(${projects.protocolNr})) = ${folded}
+      and ${projects.id} is distinct from ${id}::int)`,
+  );
+  if (used) throw validationError({ protocolNr: protocolNrUsedMessage });
+}
 
 /** Projects (spec §2.5, §3): the record with its details, finance and settings parts, and its sites. */
 export const projectsResource = defineResource<ProjectInput>({
@@ -132,18 +155,21 @@ export const projectsResource = defineResource<ProjectInput>({
       },
     },
   },
-  toRow: async (input, { tx }) => ({
-    workingName: input.workingName,
-    protocolNr: input.protocolNr,
-    internalCode: await referencedInternalCode(input, tx),
-    projectStatusId: input.projectStatusId,
-    ...input.details,
-    ...input.finance,
-    patientFee: input.finance.patientFee?.toString() ?? null,
-    rescreen: input.settings.rescreen ?? false,
-    cohortHandling: input.settings.cohortHandling ?? false,
-    hospitalisation: input.settings.hospitalisation ?? false,
-  }),
+  toRow: async (input, { tx, existing }) => {
+    await checkProtocolNr(tx, input.protocolNr, (existing?.id as number | undefined) ?? null);
+    return {
+      workingName: input.workingName,
+      protocolNr: input.protocolNr,
+      internalCode: await referencedInternalCode(input, tx),
+      projectStatusId: input.projectStatusId,
+      ...input.details,
+      ...input.finance,
+      patientFee: input.finance.patientFee?.toString() ?? null,
+      rescreen: input.settings.rescreen ?? false,
+      cohortHandling: input.settings.cohortHandling ?? false,
+      hospitalisation: input.settings.hospitalisation ?? false,
+    };
+  },
   writeChildren: async (id, input, { tx }) => {
     await projectSiteLinks.write(tx, id, input.siteIds ?? []);
   },
@@ -168,6 +194,7 @@ export const projectsResource = defineResource<ProjectInput>({
     });
   },
   unique: {
+    projects_protocol_nr_unique: { field: "protocolNr", message: protocolNrUsedMessage },
     projects_internal_code_unique: {
       field: "internalCode",
       message:

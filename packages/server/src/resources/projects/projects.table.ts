@@ -40,6 +40,9 @@ export const projects = pgTable(
   (t) => [
     uuidUnique("projects", t.uuid),
     unique("projects", "internal_code", t.internalCode),
+    // One project per protocol number, compared trimmed and in any case (issue 46): "td-2025-001 " is
+    // TD-2025-001. Named by the convention, so a clash reads on the field protocolNr.
+    unique("projects", "protocol_nr", sql`lower(btrim(${t.protocolNr}))`),
     oneOf("projects", "project_status_id", t.projectStatusId, projectStatusIds),
     oneOf("projects", "phase", t.phase, phases),
     oneOf("projects", "currency", t.currency, currencies),

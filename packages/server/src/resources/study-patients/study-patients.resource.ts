@@ -80,6 +80,52 @@ const visitsRecorded = (patientId: SQLWrapper, studyId: SQLWrapper) =>
 const hasVisits = (tx: Tx, assignment: Row) =>
   holds(tx, visitsRecorded(sql`${assignment.patientId as number}`, sql`${assignment.studyId as number}`));
 
+export const screenNrUsedMessage = "Screen number is already used in this study";
+export const randomNrUsedMessage = "Random number is already used in this study";
+
+type NumberColumn = "screenNr" | "randomNr";
+const numberColumns = { screenNr: studyPatients.screenNr, randomNr: studyPatients.randomNr } as const;
+const numberUsedMessages = { screenNr: screenNrUsedMessage, randomNr: randomNrUsedMessage } as const;
+
+/**
+ * A screen number, and a random number when given, belongs to one patient in a study (issue 46): the
+ * patient's own earlier assignment (closed, then assigned again) may keep it, another patient's may
+ * not. No index can say "another patient", so saves of one number in one study take turns on an
+ * advisory lock (any process, decision 179) and each reads, after it holds the lock, what the others
+ * committed. Compared trimmed (toRow trims) and in any case. A save that keeps its study, patient and
+ * number is not asked again, so a duplicate made before this rule does not block the record's other
+ * changes (decision 211). Screen number before random number, in every save: the same order of locks.
+ */
+async function checkNumbers(
+  tx: Tx,
+  row: { studyId: number; patientId: number; screenNr: string | null; randomNr: string | null },
+  existing: Row | null,
+) {
+  for (const field of ["screenNr", "randomNr"] as NumberColumn[]) {
+    const value = row[field];
+    if (value === null) continue;
+    const kept =
+      existing !== null &&
+      existing.studyId === row.studyId &&
+      existing.patientId === row.patientId &&
+      typeof existing[field] === "string" &&
+      (existing[field] as string).toLowerCase() === value.toLowerCase();
+    if (kept) continue;
+    const folded = sql`lower(${value}::text)`;
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`study_patients ${field} `}::text || ${row.studyId}::text || ' ' || ${folded}, 0))`,
+    );
+    const column = numberColumns[field];
+    const used = await holds(
+      tx,
+      sql`exists(select 1 from ${studyPatients} where ${studyPatients.studyId} = ${row.studyId}::int
+        and lower(${column}) = ${folded} and ${studyPatients.patientId} <> ${row.patientId}::int
+        and ${studyPatients.id} is distinct from ${(existing?.id as number | undefined) ?? null}::int)`,
+    );
+    if (used) throw validationError({ [field]: numberUsedMessages[field] });
+  }
+}
+
 /**
  * Study-patients (spec §2.5, §3, §4, §5): a patient's assignment to a study, active or closed with a
  * reason. The server records who started it, and who closed it and when; reopening clears those.
@@ -206,14 +252,22 @@ export const studyPatientsResource = defineResource<StudyPatientInput>({
     if (existing && moved && (await hasVisits(tx, existing)))
       throw validationError({ [moved]: assignmentUsedByVisitsMessage });
 
+    const screenNr = blankToNull(input.screenNr?.trim());
+    const randomNr = blankToNull(input.randomNr?.trim());
+    await checkNumbers(
+      tx,
+      { studyId: input.studyId as number, patientId: input.patientId as number, screenNr, randomNr },
+      existing,
+    );
+
     const active = input.active !== false;
     const wasActive = existing ? existing.active === true : true;
     const closing = !active && wasActive;
     return {
       studyId: input.studyId,
       patientId: input.patientId,
-      screenNr: blankToNull(input.screenNr?.trim()),
-      randomNr: blankToNull(input.randomNr?.trim()),
+      screenNr,
+      randomNr,
       active,
       startDate: input.startDate ?? null,
       notes: blankToNull(input.notes?.trim()),

@@ -5,10 +5,11 @@ import { z } from "zod";
 import { recordAudit } from "../../audit/audit";
 import { currentUser, userName } from "../../auth/guards";
 import { hashPassword, isCommonPassword, verifyPassword } from "../../auth/passwords";
+import { accountLimitedMessage, addressBusyMessage, loginRateLimit } from "../../auth/rate-limit";
 import { refreshCookie } from "../../auth/refresh-tokens";
 import type { Deps } from "../../deps";
 import { send } from "../../http/envelope";
-import { validationError } from "../../http/errors";
+import { rateLimited, validationError } from "../../http/errors";
 import { answers } from "../../http/openapi-responses";
 import { zodFieldErrors } from "../resource";
 import { revokeUserSessions } from "./sessions";
@@ -24,7 +25,8 @@ const validateChange = withCommonPasswordRule(validatePasswordChange, isCommonPa
  * again once their short-lived access token runs out.
  */
 export function userRoutes(app: FastifyInstance, deps: Deps) {
-  const { db, refreshTokens } = deps;
+  const { db, refreshTokens, config } = deps;
+  const limiter = loginRateLimit(db, config.loginRateLimit);
   app.post(
     "/api/me/password",
     {
@@ -43,13 +45,22 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
         ...validateChange(body),
       };
       if (Object.keys(errors).length > 0) throw validationError(errors);
-      const [row] = await db
-        .select({ uuid: users.uuid, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.id, me.id));
+      // The current password is checked like a sign-in's (issue 46): a wrong one is a failed sign-in
+      // of the account, and at the account's limit even the right one is refused.
+      const [attempt, [row]] = await Promise.all([
+        limiter.reserve(me.email, request.ip),
+        db
+          .select({ uuid: users.uuid, passwordHash: users.passwordHash })
+          .from(users)
+          .where(eq(users.id, me.id)),
+      ]);
+      if (attempt === "account") throw rateLimited(accountLimitedMessage);
       if (!(await verifyPassword(row?.passwordHash ?? null, body.currentPassword))) {
+        await limiter.failed(me.email, request.ip, attempt);
+        if (attempt.busy) throw rateLimited(addressBusyMessage);
         throw validationError({ currentPassword: wrongCurrentPasswordMessage });
       }
+      await limiter.succeeded(me.email, request.ip, attempt);
       const passwordHash = await hashPassword(body.password);
       await db.transaction(async (tx) => {
         await tx

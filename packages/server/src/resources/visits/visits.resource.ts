@@ -30,6 +30,8 @@ const visitTypeLabel: SQL<string> = sql`case ${visits.visitTypeId} ${sql.join(
   sql` `,
 )} end`;
 
+export const visitNameUsedMessage = "A visit of this name already exists in the study";
+
 /** The wire carries mandatory as 0 or 1 (spec §3); the table keeps a boolean. */
 const mandatoryNumber = sql<0 | 1>`case when ${visits.mandatory} then 1 else 0 end`;
 
@@ -91,6 +93,8 @@ export const visitsResource = defineResource<VisitInput>({
     };
   },
   unique: {
+    // The unique index on (study_id, lower(btrim(name))) (issue 46).
+    visits_name_unique: { field: "name", message: visitNameUsedMessage },
     // The partial unique index on (study_id) where visit_type_id = 50.
     visits_visit_type_id_unique: {
       field: "visitTypeId",

@@ -21,6 +21,9 @@ export const visits = pgTable(
     uniqueIndex("visits_visit_type_id_unique")
       .on(t.studyId)
       .where(sql`visit_type_id = ${sql.raw(String(randomisationVisitTypeId))}`),
+    // A visit name once per study, compared trimmed and in any case (issue 46): the summary's columns,
+    // the plan and the worklist name visits by it.
+    uniqueIndex("visits_name_unique").on(t.studyId, sql`lower(btrim(${t.name}))`),
     fkIndex("visits", "study_id", t.studyId),
     index("visits_study_id_name_idx").on(t.studyId, t.name),
     trgm("visits", "name", t.name),
