@@ -8,9 +8,9 @@
 
 /** Who may call: anyone, any signed-in user, or administrators only (DESIGN §4). */
 /** "monitor": monitors only (issue 44: they open and close queries; staff answer them otherwise). */
-export type Access = "public" | "user" | "admin" | "monitor";
+export type Access = "public" | "user" | "admin" | "monitor" | "none";
 
-export type MenuGroup = "patients-group" | "studies-group" | "reference-data" | "administration";
+export type MenuGroup = "patients-group" | "studies-group" | "finance" | "reference-data" | "administration";
 
 type RegistryEntry = {
   uuidPrefix: string;
@@ -79,6 +79,10 @@ export const resourceRegistry = {
     monitors: "write",
   }),
   projects: entry("prj-", "Project", "Projects", "studies-group", "folder-kanban", { lookupPageSize: 250 }),
+  // What the site is owed (issue 45): staff of the site and administrators; monitors never.
+  earnings: entry("ern-", "Earning", "Earnings", "finance", "coins", { access: { write: "none" } }),
+  statements: entry("stm-", "Statement", "Statements", "finance", "receipt-text"),
+  payments: entry("pay-", "Payment", "Payments", "finance", "banknote"),
   studies: entry("std-", "Study", "Studies", "studies-group", "flask-conical", {
     lookupPageSize: 100,
     monitors: "read",
@@ -137,6 +141,7 @@ export function mayAccess(
   access: Access,
   user: { isAdmin: boolean; kind?: "user" | "monitor" } | null,
 ): boolean {
+  if (access === "none") return false;
   if (access === "monitor") return user?.kind === "monitor";
   if (user?.kind === "monitor") return access === "public";
   return access === "public" || (user !== null && (access === "user" || user.isAdmin));
@@ -168,6 +173,7 @@ export function mayUse(
 export const menuGroups: { key: MenuGroup; label: string; icon: string }[] = [
   { key: "patients-group", label: "Patients", icon: "users" },
   { key: "studies-group", label: "Studies", icon: "flask-conical" },
+  { key: "finance", label: "Finance", icon: "wallet" },
   { key: "reference-data", label: "Reference data", icon: "book-open" },
   { key: "administration", label: "Administration", icon: "shield" },
 ];

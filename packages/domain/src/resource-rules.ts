@@ -1,6 +1,17 @@
 import type { z } from "zod";
 import type { ResourceName } from "./registry";
 import {
+  earningSchema,
+  emptyPayment,
+  emptyStatement,
+  normalizePayment,
+  normalizeStatement,
+  paymentSchema,
+  statementSchema,
+  validatePayment,
+  validateStatement,
+} from "./resources/finance";
+import {
   emptyMonitorAssignment,
   monitorAssignmentSchema,
   normalizeMonitorAssignment,
@@ -60,6 +71,7 @@ import { emptyUser, normalizeUser, userSchema, validateUser } from "./resources/
 import { emptyVisit, normalizeVisit, validateVisit, visitSchema } from "./resources/visits";
 import type { FieldErrors } from "./validation";
 
+export * from "./resources/finance";
 export * from "./resources/monitor-assignments";
 // Each registered resource's module: its types and rules are the package's exports (index.ts
 // re-exports this file), and its rules are listed below, so a new resource is added here alone.
@@ -123,6 +135,19 @@ export const resourceRules = {
     validate: validateProtocolDeviation,
   },
   queries: { schema: querySchema, empty: emptyQuery, validate: validateQuery },
+  earnings: { schema: earningSchema, empty: () => ({}), validate: () => ({}) },
+  statements: {
+    schema: statementSchema,
+    empty: emptyStatement,
+    normalize: normalizeStatement,
+    validate: validateStatement,
+  },
+  payments: {
+    schema: paymentSchema,
+    empty: emptyPayment,
+    normalize: normalizePayment,
+    validate: validatePayment,
+  },
   "monitor-assignments": {
     schema: monitorAssignmentSchema,
     empty: emptyMonitorAssignment,

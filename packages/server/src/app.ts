@@ -19,6 +19,10 @@ import { registerOpenApi } from "./http/openapi";
 import { clientRequestId, requestId } from "./http/request-id";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { registerWebApp } from "./http/static";
+import { earningsResource } from "./resources/finance/earnings.resource";
+import { financeRoutes } from "./resources/finance/finance.routes";
+import { paymentsResource } from "./resources/finance/payments.resource";
+import { statementsResource } from "./resources/finance/statements.resource";
 import { monitorAssignmentsResource } from "./resources/monitor-assignments/monitor-assignments.resource";
 import { monitorsResource } from "./resources/monitors/monitors.resource";
 import { partnersResource } from "./resources/partners/partners.resource";
@@ -62,6 +66,9 @@ export const resources = [
   protocolDeviationsResource,
   monitorAssignmentsResource,
   queriesResource,
+  earningsResource,
+  statementsResource,
+  paymentsResource,
 ];
 
 /** The whole HTTP application: used by main.ts and, through inject, by every test. */
@@ -117,6 +124,7 @@ export async function buildApp(options: {
   worklistRoutes(app, deps);
   sourceVerificationRoutes(app, deps);
   queryRoutes(app, deps);
+  financeRoutes(app, deps);
 
   const spa = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {

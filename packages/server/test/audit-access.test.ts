@@ -10,6 +10,7 @@ import {
   createSite,
   createStudy,
   createStudyPatient,
+  createStudyplan,
   createStudy as createStudyRow,
   createTherapyArea,
   createTherapyCategory,
@@ -85,6 +86,10 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
     const project = await setUpProject(t, "AUD-TEST-001");
     const study = await createStudy(t.database.db, project as never);
     const visit = await createVisit(t.database.db, study.id);
+    // A plan of one paid visit: a completed record of it earns (issue 45). Recorded for a patient of its
+    // own, whose earning stays (the deletion test below deletes another patient).
+    const paid = await createVisit(t.database.db, study.id);
+    await createStudyplan(t.database.db, study.id, [paid.id]);
     const monitor = await createMonitor(t.database.db, {
       password: defaultPassword,
       password2: defaultPassword,
@@ -121,12 +126,42 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
     await createStudyPatient(t.database.db, { patientId: queried.id, studyId: study.id });
     const queriedVisit = await post(
       "patient-visits",
-      patientVisitInput({ patientId: queried.id, studyId: study.id, visitId: visit.id }),
+      patientVisitInput({ patientId: queried.id, studyId: study.id, visitId: paid.id }),
     );
     const [patientVisit] = await queryRows<{ id: number }>(
       t.database.db,
       sql`select id from patient_visits where uuid = ${queriedVisit}`,
     );
+    // The earning of the visit, verified by the monitor (before its query), goes on a statement; a payment.
+    const verified = await t.request({
+      method: "POST",
+      url: `/api/patient-visits/${queriedVisit}/verification`,
+      session: sessions.monitor,
+    });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    const [earning] = await queryRows<{ uuid: string }>(
+      t.database.db,
+      sql`select e.uuid from earnings e join patient_visits pv on pv.id = e.patient_visit_id
+        where pv.uuid = ${queriedVisit}`,
+    );
+    records.earnings = earning?.uuid as string;
+    const projectId = (project as { id: number }).id;
+    records.statements = await post("statements", {
+      uuid: newUuid("statements"),
+      projectId,
+      siteId: siteA.id,
+      periodTo: today,
+      statementDate: today,
+    });
+    records.payments = await post("payments", {
+      uuid: newUuid("payments"),
+      projectId,
+      siteId: siteA.id,
+      receivedDate: today,
+      amount: "100.00",
+      reference: "Transfer",
+      allocations: [],
+    });
     const query = await t.request<{ uuid: string }>({
       method: "POST",
       url: "/api/queries",
@@ -188,6 +223,10 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
     users: { admin: "events", staffA: 403, staffB: 403, monitor: 403 },
     monitors: { admin: "events", staffA: 403, staffB: 403, monitor: 403 },
     "monitor-assignments": { admin: "events", staffA: 403, staffB: 403, monitor: 403 },
+    // Earnings are Trialdesk's own, written with the visit saves: no history of their own.
+    earnings: { admin: "none", staffA: "none", staffB: "none", monitor: 403 },
+    statements: { admin: "events", staffA: "events", staffB: "none", monitor: 403 },
+    payments: { admin: "events", staffA: "events", staffB: "none", monitor: 403 },
     sites: { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
     "therapy-categories": { admin: "events", staffA: "events", staffB: "events", monitor: 403 },
     "therapy-areas": { admin: "events", staffA: "events", staffB: "events", monitor: 403 },

@@ -137,14 +137,16 @@ describe.each(databaseKinds)("random input on %s", (kind) => {
     return res;
   };
 
-  it.each(resources.map((r) => r.name))("%s: a seeded record sent back unchanged is saved", async (name) => {
+  /** The resources someone writes (earnings are Trialdesk's own). */
+  const written = resources.map((r) => r.name).filter((name) => resourceAccess(name).write !== "none");
+  it.each(written)("%s: a seeded record sent back unchanged is saved", async (name) => {
     const base = baseOf(name);
     const res = await send("PUT", `/api/${name}/${base.uuid}`, base);
     expect(res.status, JSON.stringify(res.body.header)).toBe(200);
     base.version = res.body.data.version;
   });
 
-  it.each(resources.map((r) => r.name))(
+  it.each(written)(
     "%s: mutated bodies and random JSON at create and update never give a 500",
     async (name) => {
       const base = baseOf(name);

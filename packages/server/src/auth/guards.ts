@@ -170,6 +170,8 @@ export function registerGuards(app: FastifyInstance, deps: { db: Db; tokens: Tok
     }
     if (access === "admin" && !user.isAdmin) throw forbidden();
     if (access === "monitor" && user.kind !== "monitor") throw forbidden("Only a monitor may do this");
+    // Records Trialdesk keeps by itself (earnings): nobody writes them by hand.
+    if (access === "none") throw forbidden("Trialdesk keeps these records by itself");
     const { isActive: _, ...sessionUser } = user;
     request.user = sessionUser;
   });

@@ -54,6 +54,8 @@ export function menuFor(user: SessionUser, summaryStudyUuid: string | null): Men
         ? [item("visit-summary", "Visit summary", `/visit-summary/${summaryStudyUuid}`, "grid-3x3")]
         : [],
     },
+    // What the site is owed, by how late (issue 45).
+    finance: { first: [], last: [item("aging", "Aging", "/finance/aging", "hourglass")] },
   };
   const groups = menuGroups.flatMap(({ key, label, icon }) => {
     const children = [...(extras[key]?.first ?? []), ...screensOf(key), ...(extras[key]?.last ?? [])];

@@ -25,6 +25,7 @@ import {
   demoStudyplans,
   demoTherapy,
 } from "./demo-data";
+import { seedFinance } from "./demo-finance";
 import { seedPatientVisits } from "./demo-patient-visits";
 import { seedPatients } from "./demo-patients";
 import { seedStudyPatients } from "./demo-study-patients";
@@ -105,6 +106,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
     await seedDemoStaff(db);
   }
   await seedMonitors(db);
+  await seedFinance(db, demoStudyUuid);
 }
 
 /**

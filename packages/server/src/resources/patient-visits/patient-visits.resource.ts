@@ -18,6 +18,7 @@ import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { builtOnce, namedByText, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
+import { keepEarnings } from "../finance/earning-writes";
 import { column, monitorSeesPatient } from "../monitor-assignments/monitor-scope";
 import { booleanParam, idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
@@ -159,6 +160,11 @@ async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUs
  * Patient visits (spec §2.5, §3, §4 Patient visit form): a patient's records of a study's visits,
  * several per visit when it happened so (issue 43: a no-show, then the visit; Unscheduled visits).
  */
+const keepSchedules = keepVisitSchedules((visit) => ({
+  patientId: visit.patientId as number,
+  studyId: visit.studyId as number,
+}));
+
 export const patientVisitsResource = defineResource<PatientVisitInput>({
   name: "patient-visits",
   table: patientVisits,
@@ -315,8 +321,10 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   // The patient's windows in the study follow its recorded visits (both studies when one moved); what
   // they are computed from is read in the visit's own write statement.
   readWithWrite: windowInputsBeforeWrite,
-  afterChange: keepVisitSchedules((visit) => ({
-    patientId: visit.patientId as number,
-    studyId: visit.studyId as number,
-  })),
+  afterChange: async (tx, before, after, alongside, change) => {
+    const writes = await keepSchedules(tx, before, after, alongside, change);
+    // A completed plan visit earns its fee; un-completed, its earning goes (issue 45).
+    await keepEarnings(tx, before, after);
+    return writes;
+  },
 });

@@ -1,0 +1,390 @@
+import type { Aging, Earning, ListData, Payment, Statement } from "@trialdesk/domain";
+import { newUuid } from "@trialdesk/domain";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../src/db/client";
+import {
+  createMonitor,
+  createMonitorAssignment,
+  createPartner,
+  createPatient,
+  createProject,
+  createSite,
+  createStudy,
+  createStudyplan,
+  createTherapyArea,
+  createTherapyCategory,
+  createVisit,
+  defaultPassword,
+  patientVisitInput,
+  studyPatientInput,
+} from "../src/seed/factories";
+import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+
+/**
+ * What the site is owed (issue 45): earnings written with the visit saves, statements of the billable
+ * ones, payments allocated to them and the aging of what is open, with the issue's worked example.
+ */
+describe.each(databaseKinds)("site finance on %s", (kind) => {
+  let t: TestApp;
+  let admin: Session;
+  let staffA: Session;
+  let staffB: Session;
+  let siteA: { id: number };
+  let siteB: { id: number };
+  let run = 0;
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    siteA = await createSite(t.database.db);
+    siteB = await createSite(t.database.db);
+    admin = await t.signedInUser({ isAdmin: true });
+    staffA = await t.signedInUser({ siteIds: [siteA.id] });
+    staffB = await t.signedInUser({ siteIds: [siteB.id] });
+  });
+  afterAll(() => t.close());
+
+  /** A project at sites A and B with the worked example's terms, a study and a plan of 5 mandatory visits. */
+  async function setUp(monitoredPercentage: number) {
+    const db = t.database.db;
+    const category = await createTherapyCategory(db);
+    const area = await createTherapyArea(db, category.id);
+    const partner = await createPartner(db, { cro: true, sponsor: true });
+    const project = await createProject(
+      db,
+      { croId: partner.id, sponsorId: partner.id, therapyAreaId: area.id, siteIds: [siteA.id, siteB.id] },
+      {
+        finance: {
+          settlementDays: 30,
+          paymentDays: 45,
+          patientFee: 1850,
+          currency: "EUR",
+          vat: 27,
+          paidPercentage: 80,
+          monitoredPercentage,
+        },
+      },
+    );
+    const study = await createStudy(db, project as { id: number; protocolNr: string });
+    const visitIds: number[] = [];
+    for (let i = 1; i <= 5; i++) visitIds.push((await createVisit(db, study.id, { name: `V${i}` })).id);
+    // One optional visit: it earns nothing.
+    visitIds.push((await createVisit(db, study.id, { name: "Phone call", mandatory: 0 })).id);
+    await createStudyplan(db, study.id, visitIds, [
+      [7, 3, 3],
+      [7, 3, 3],
+      [7, 3, 3],
+      [7, 3, 3],
+      [7, 3, 3],
+    ]);
+    return { project, study, visitIds };
+  }
+
+  type Setup = Awaited<ReturnType<typeof setUp>>;
+  /** A patient of the site assigned from 1 Sep 2026, with the given visits completed a week apart. */
+  async function patientWith(setup: Setup, visits: number, siteId = siteA.id, as = staffA) {
+    const patient = await createPatient(t.database.db, siteId);
+    const assignment = await t.request({
+      method: "POST",
+      url: "/api/study-patients",
+      session: as,
+      payload: studyPatientInput(
+        { patientId: patient.id, studyId: setup.study.id },
+        { startDate: "2026-09-01", screenNr: `F-${run++}` },
+      ),
+    });
+    expect(assignment.status, JSON.stringify(assignment.body)).toBe(201);
+    const recorded: { uuid: string; version: number }[] = [];
+    for (let i = 0; i < visits; i++) {
+      const day = String(1 + i * 7).padStart(2, "0");
+      const res = await t.request<{ uuid: string; version: number }>({
+        method: "POST",
+        url: "/api/patient-visits",
+        session: as,
+        payload: patientVisitInput(
+          { patientId: patient.id, studyId: setup.study.id, visitId: setup.visitIds[i] as number },
+          { visitDate: `2026-09-${day}` },
+        ),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      recorded.push(res.body.data);
+    }
+    return { patient, visits: recorded };
+  }
+
+  const earningsOf = async (projectId: number, as = staffA, query = "") =>
+    (
+      await t.request<ListData<Earning>>({
+        method: "GET",
+        url: `/api/earnings?projectId=${projectId}&pagesize=100${query}`,
+        session: as,
+      })
+    ).body.data.items;
+  const summaryOf = async (projectId: number, as = staffA) =>
+    (
+      await t.request<Record<string, string>>({
+        method: "GET",
+        url: `/api/finance/summary?projectId=${projectId}&siteId=${siteA.id}`,
+        session: as,
+      })
+    ).body.data;
+  const statementFor = (projectId: number, periodTo: string, as = staffA) =>
+    t.request<Statement>({
+      method: "POST",
+      url: "/api/statements",
+      session: as,
+      payload: {
+        uuid: newUuid("statements"),
+        projectId,
+        siteId: siteA.id,
+        periodTo,
+        statementDate: "2026-12-01",
+      },
+    });
+
+  it("works the issue's example: 370.00 a visit, 2,220.00 earned, a statement of 2,255.52 due 15 Jan, 255.52 open and aged", async () => {
+    const setup = await setUp(0);
+    const projectId = setup.project.id;
+    const first = await patientWith(setup, 5);
+    await patientWith(setup, 1);
+    const earned = await earningsOf(projectId);
+    expect(earned).toHaveLength(6);
+    expect(
+      earned.every((e) => e.amount === "370.00" && e.heldBack === "74.00" && e.payable === "296.00"),
+    ).toBe(true);
+    expect(new Set(earned.map((e) => e.state))).toEqual(new Set(["BILLABLE"]));
+    expect(await summaryOf(projectId)).toMatchObject({
+      currency: "EUR",
+      earned: "2220.00",
+      heldBack: "444.00",
+      unbilled: "1776.00",
+      awaitingVerification: "0.00",
+    });
+
+    const created = await statementFor(projectId, "2026-11-28");
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({
+      status: "DRAFT",
+      net: "1776.00",
+      vat: "479.52",
+      gross: "2255.52",
+      dueDate: "2027-01-15",
+      currency: "EUR",
+      vatPercent: 27,
+    });
+    expect(created.body.data.lines).toHaveLength(6);
+    expect(new Set((await earningsOf(projectId)).map((e) => e.state))).toEqual(new Set(["ON_STATEMENT"]));
+    // Nothing is left to bill: a second statement is refused on the field.
+    const again = await statementFor(projectId, "2026-11-28");
+    expect(again.status).toBe(400);
+    expect(again.body.header.fieldErrors).toEqual([
+      { field: "periodTo", message: "Nothing is billable at this site up to this date" },
+    ]);
+
+    const statement = created.body.data;
+    const send = await t.request<Statement>({
+      method: "PUT",
+      url: `/api/statements/${statement.uuid}`,
+      session: staffA,
+      payload: { ...statement, status: "SENT" },
+    });
+    expect(send.status, JSON.stringify(send.body)).toBe(200);
+    expect(send.body.data.status).toBe("SENT");
+    // A sent statement never changes.
+    const line = await t.request({
+      method: "POST",
+      url: `/api/statements/${statement.uuid}/lines`,
+      session: staffA,
+      payload: { description: "Screen failure fee", amount: "100.00" },
+    });
+    expect(line.status).toBe(409);
+
+    const payment = (amount: string, allocated: string, as = staffA) =>
+      t.request<Payment>({
+        method: "POST",
+        url: "/api/payments",
+        session: as,
+        payload: {
+          uuid: newUuid("payments"),
+          projectId,
+          siteId: siteA.id,
+          receivedDate: "2027-01-20",
+          amount,
+          reference: "Sponsor transfer",
+          allocations: [{ statementId: statement.id, amount: allocated }],
+        },
+      });
+    const paid = await payment("2000.00", "2000.00");
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data).toMatchObject({ allocated: "2000.00", unapplied: "0.00" });
+    const now = await t.request<Statement>({
+      method: "GET",
+      url: `/api/statements/${statement.uuid}`,
+      session: staffA,
+    });
+    expect(now.body.data).toMatchObject({ status: "PARTIALLY_PAID", paid: "2000.00", open: "255.52" });
+    const aging = await t.request<Aging>({
+      method: "GET",
+      url: `/api/finance/aging?projectId=${projectId}&siteId=${siteA.id}&asOf=2027-01-31`,
+      session: staffA,
+    });
+    expect(aging.body.data).toMatchObject({
+      notDue: "0.00",
+      days1to30: "255.52",
+      days31to60: "0.00",
+      over90: "0.00",
+      heldBack: "444.00",
+      unbilled: "0.00",
+      unappliedCredit: "0.00",
+    });
+    // Beyond the open amount: refused on the allocation's field; nothing changes.
+    const beyond = await payment("300.00", "300.00");
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.header.fieldErrors).toEqual([
+      { field: "allocations.0.amount", message: "More than the statement's open amount" },
+    ]);
+    // The rest pays it.
+    expect((await payment("255.52", "255.52")).status).toBe(201);
+    const settled = await t.request<Statement>({
+      method: "GET",
+      url: `/api/statements/${statement.uuid}`,
+      session: staffA,
+    });
+    expect(settled.body.data).toMatchObject({ status: "PAID", open: "0.00" });
+    expect(new Set((await earningsOf(projectId)).map((e) => e.state))).toEqual(new Set(["PAID"]));
+    // With payments, a statement is not voided.
+    const voided = await t.request({
+      method: "PUT",
+      url: `/api/statements/${statement.uuid}`,
+      session: staffA,
+      payload: { ...settled.body.data, status: "VOID" },
+    });
+    expect(voided.status).toBe(409);
+
+    // A billed visit no longer completed: a reversing line waits for the next statement.
+    const visit = first.visits[4] as { uuid: string; version: number };
+    const read = await t.request<Record<string, unknown>>({
+      method: "GET",
+      url: `/api/patient-visits/${visit.uuid}`,
+      session: staffA,
+    });
+    const cancel = await t.request({
+      method: "PUT",
+      url: `/api/patient-visits/${visit.uuid}`,
+      session: staffA,
+      payload: {
+        ...patientVisitInput({ patientId: 0, studyId: 0, visitId: 0 }),
+        uuid: visit.uuid,
+        version: read.body.data.version,
+        patientId: read.body.data.patientId,
+        studyId: read.body.data.studyId,
+        visitId: read.body.data.visitId,
+        visitDate: read.body.data.visitDate,
+        visitStatus: "CANCELLED",
+        visitResult: null,
+      },
+    });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    const reversal = (await earningsOf(projectId)).filter((e) => e.reversal);
+    expect(reversal).toMatchObject([
+      { amount: "-370.00", payable: "-296.00", heldBack: "-74.00", state: "BILLABLE" },
+    ]);
+    const next = await statementFor(projectId, "2026-11-28");
+    expect(next.status).toBe(201);
+    expect(next.body.data).toMatchObject({ net: "-296.00", vat: "-79.92", gross: "-375.92" });
+  });
+
+  it("voids an earning un-completed before any statement, and keeps one earning per visit however it is saved", async () => {
+    const setup = await setUp(0);
+    const { visits } = await patientWith(setup, 2);
+    expect(await earningsOf(setup.project.id)).toHaveLength(2);
+    const removed = await t.request({
+      method: "DELETE",
+      url: `/api/patient-visits/${visits[1]?.uuid}`,
+      session: staffA,
+    });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(await earningsOf(setup.project.id)).toHaveLength(1);
+    const [voided] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from earnings where project_id = ${setup.project.id} and voided_at is not null`,
+    );
+    expect(voided?.n).toBe(1);
+  });
+
+  it("waits for the monitor's verification of a sampled patient's visit, and again while a query is open", async () => {
+    const setup = await setUp(100);
+    const m = await createMonitor(t.database.db, { password: defaultPassword, password2: defaultPassword });
+    const today = new Date().toISOString().slice(0, 10);
+    await createMonitorAssignment(t.database.db, {
+      monitorId: m.id,
+      studyId: setup.study.id,
+      accessFrom: today,
+      accessTo: today,
+    });
+    const monitor = await t.signIn(m.email, defaultPassword);
+    const { visits } = await patientWith(setup, 1);
+    const state = async () => (await earningsOf(setup.project.id))[0]?.state;
+    expect(await state()).toBe("AWAITING_VERIFICATION");
+    expect((await summaryOf(setup.project.id)).awaitingVerification).toBe("296.00");
+    const uuid = visits[0]?.uuid as string;
+    expect(
+      (await t.request({ method: "POST", url: `/api/patient-visits/${uuid}/verification`, session: monitor }))
+        .status,
+    ).toBe(200);
+    expect(await state()).toBe("BILLABLE");
+    const [row] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from patient_visits where uuid = ${uuid}`,
+    );
+    const query = await t.request({
+      method: "POST",
+      url: "/api/queries",
+      session: monitor,
+      payload: { uuid: newUuid("queries"), patientVisitId: row?.id, text: "Which source?" },
+    });
+    expect(query.status).toBe(201);
+    expect(await state()).toBe("AWAITING_VERIFICATION");
+    // Not billable, so no statement.
+    expect((await statementFor(setup.project.id, today)).status).toBe(400);
+    // Monitors never see the ledger.
+    expect((await t.request({ method: "GET", url: "/api/earnings", session: monitor })).status).toBe(403);
+    expect((await t.request({ method: "GET", url: "/api/statements", session: monitor })).status).toBe(403);
+  });
+
+  it("keeps each site's ledger to its staff, and puts no earning on two statements prepared at once", async () => {
+    const setup = await setUp(0);
+    await patientWith(setup, 3);
+    // Site B's staff see none of site A's earnings and cannot prepare its statement.
+    expect(await earningsOf(setup.project.id, staffB)).toEqual([]);
+    const foreign = await t.request({
+      method: "POST",
+      url: "/api/statements",
+      session: staffB,
+      payload: {
+        uuid: newUuid("statements"),
+        projectId: setup.project.id,
+        siteId: siteA.id,
+        periodTo: "2026-11-28",
+        statementDate: "2026-12-01",
+      },
+    });
+    expect(foreign.status).toBe(400);
+    // Nobody writes an earning by hand.
+    expect(
+      (await t.request({ method: "POST", url: "/api/earnings", session: admin, payload: {} })).status,
+    ).toBe(403);
+    const both = await Promise.all([
+      statementFor(setup.project.id, "2026-11-28"),
+      statementFor(setup.project.id, "2026-11-28", admin),
+    ]);
+    expect(both.map((res) => res.status).sort()).toEqual([201, 400]);
+    const [counts] = await queryRows<{ lines: number; earnings: number }>(
+      t.database.db,
+      sql`select (select count(*)::int from statement_lines l join statements s on s.id = l.statement_id
+          where s.project_id = ${setup.project.id}) as lines,
+        (select count(*)::int from earnings where project_id = ${setup.project.id} and statement_id is not null) as earnings`,
+    );
+    expect(counts).toEqual({ lines: 3, earnings: 3 });
+  });
+});
