@@ -1,7 +1,7 @@
 import { addDays, type Currency, formatMinor, newUuid, toIsoDate, toMinor } from "@trialdesk/domain";
 import { count, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/guards";
-import { type Db, queryRows } from "../db/client";
+import { type Db, queryRows, writeTogether } from "../db/client";
 import { keepEarnings } from "../resources/finance/earning-writes";
 import { statements } from "../resources/finance/finance.table";
 import { paymentsResource } from "../resources/finance/payments.resource";
@@ -40,7 +40,7 @@ export async function seedFinance(db: Db, demoStudyUuid: string, today = toIsoDa
       from patient_visits where visit_status = 'COMPLETED' and visit_date is not null order by visit_date, id`,
   );
   await db.transaction(async (tx) => {
-    for (const visit of completed) await keepEarnings(tx, null, visit);
+    for (const visit of completed) await writeTogether(tx, await keepEarnings(tx, null, visit));
     // The monitor's work so far: the BUD visits of the demo study done more than two months ago.
     await tx.execute(
       sql`update patient_visits pv set sdv_verified_at = pv.visit_date + time '17:00',

@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { builtOnce, namedByText, type Tx } from "../../db/client";
 import { validationError } from "../../http/errors";
-import { keepEarnings } from "../finance/earning-writes";
+import { earningInputsBeforeWrite, keepEarnings } from "../finance/earning-writes";
 import { column, monitorSeesPatient } from "../monitor-assignments/monitor-scope";
 import { booleanParam, idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
@@ -320,11 +320,11 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   },
   // The patient's windows in the study follow its recorded visits (both studies when one moved); what
   // they are computed from is read in the visit's own write statement.
-  readWithWrite: windowInputsBeforeWrite,
+  readWithWrite: { ...windowInputsBeforeWrite, ...earningInputsBeforeWrite },
   afterChange: async (tx, before, after, alongside, change) => {
     const writes = await keepSchedules(tx, before, after, alongside, change);
     // A completed plan visit earns its fee; un-completed, its earning goes (issue 45).
-    await keepEarnings(tx, before, after);
-    return writes;
+    const earned = await keepEarnings(tx, before, after, alongside);
+    return [...(writes ?? []), ...earned];
   },
 });
