@@ -39,16 +39,20 @@ export const mySites = (userUuid: string | undefined) => ({
  */
 const scheduleViews = ["worklist", "patient-visit-summary", "patient-visit-detail", "protocol-deviations"];
 export const shownWith: Record<string, string[]> = {
-  // A saved visit may also reopen its verification (issue 44).
-  "patient-visits": [...scheduleViews, "source-verification"],
+  // A saved visit may also reopen its verification (issue 44), and writes or voids its earning (issue 45).
+  "patient-visits": [...scheduleViews, "source-verification", "earnings", "finance"],
   "study-patients": scheduleViews,
   studyplans: scheduleViews,
   // The worklist's "Deviations open" and the visit form's list of deviations.
   "protocol-deviations": ["worklist", "patient-visit-detail"],
   // A query's message or status changes its visit's open queries and the monitor's list (issue 44).
   queries: ["patient-visits", "source-verification", "worklist"],
-  // A verification changes the visit's SDV status wherever it shows.
-  "source-verification": ["patient-visits", "patient-visit-summary"],
+  // A verification changes the visit's SDV status wherever it shows, and may make its earning billable.
+  "source-verification": ["patient-visits", "patient-visit-summary", "earnings", "finance"],
+  // A statement takes earnings on and off it (issue 45); a payment pays statements. "finance" is the
+  // summary and aging views.
+  statements: ["earnings", "payments", "finance"],
+  payments: ["statements", "earnings", "finance"],
 };
 
 /**

@@ -53,9 +53,14 @@ export function Frame({ children }: { children?: ReactNode }) {
       >
         Skip to content
       </a>
-      <div className="flex h-dvh bg-gray-50 text-gray-900">
+      {/* Printed (a statement's Print), the page is the screen alone: no menu, no top bar, no scroll box. */}
+      <div className="flex h-dvh bg-gray-50 text-gray-900 print:block print:h-auto print:bg-white">
         {open && !desktop && (
-          <div aria-hidden className="fixed inset-0 z-30 bg-gray-900/30" onClick={() => setOpen(false)} />
+          <div
+            aria-hidden
+            className="fixed inset-0 z-30 bg-gray-900/30 print:hidden"
+            onClick={() => setOpen(false)}
+          />
         )}
         <aside
           id="main-menu"
@@ -63,7 +68,7 @@ export function Frame({ children }: { children?: ReactNode }) {
           onKeyDown={(event) => {
             if (event.key === "Escape" && !desktop) setOpen(false);
           }}
-          className={`flex w-60 shrink-0 flex-col border-r border-gray-200 bg-white ${
+          className={`flex w-60 shrink-0 flex-col border-r border-gray-200 bg-white print:hidden ${
             desktop ? "" : "fixed inset-y-0 left-0 z-40 shadow-xl"
           }`}
         >
@@ -77,9 +82,9 @@ export function Frame({ children }: { children?: ReactNode }) {
           </Link>
           <Menu onNavigate={closeOnNarrow} />
         </aside>
-        <div className="flex min-w-0 flex-1 flex-col">
+        <div className="flex min-w-0 flex-1 flex-col print:block">
           {/* At 390 px everything fits on one line: smaller gaps, the site label cut, nothing wraps. */}
-          <header className="flex h-12 shrink-0 items-center gap-1.5 border-b border-gray-200 bg-white px-2 sm:gap-3 sm:px-3">
+          <header className="flex h-12 shrink-0 items-center gap-1.5 border-b border-gray-200 bg-white px-2 sm:gap-3 sm:px-3 print:hidden">
             <button
               type="button"
               aria-label="Toggle menu"
@@ -102,7 +107,7 @@ export function Frame({ children }: { children?: ReactNode }) {
             ref={main}
             id="main-content"
             tabIndex={-1}
-            className="min-w-0 flex-1 overflow-auto p-4 outline-none"
+            className="min-w-0 flex-1 overflow-auto p-4 outline-none print:overflow-visible print:p-0"
           >
             {children ?? <Outlet />}
           </main>

@@ -17,6 +17,10 @@ const resources = [
   "protocol-deviations",
   // Issue 44.
   "queries",
+  // Issue 45.
+  "earnings",
+  "statements",
+  "payments",
   "visits",
   "users",
   "monitors",
@@ -40,6 +44,7 @@ describe("resource routes", () => {
       "/studyplans/:studyplanUuid",
       "/visit-summary/:studyUuid",
       "/source-verification",
+      "/finance/aging",
     ]) {
       expect(paths).toContain(path);
     }

@@ -76,6 +76,10 @@ export const resourceRoutes: RouteObject[] = [
   route("/source-verification", async () => ({
     Component: (await import("./source-verification/source-verification-screen")).SourceVerificationScreen,
   })),
+  // How late a project's statements at the site are paid (issue 45); the server's menu links it in Finance.
+  route("/finance/aging", async () => ({
+    Component: (await import("./finance/aging-screen")).AgingScreen,
+  })),
   // The per-study patient visit summary grid (spec §2.5).
   route("/visit-summary/:studyUuid", async () => ({
     Component: (await import("./visit-summary/visit-summary-screen")).VisitSummaryScreen,

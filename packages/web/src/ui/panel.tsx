@@ -26,7 +26,8 @@ export function PanelHeader({
       <h1 id={titleId} className="text-xl font-semibold text-gray-900">
         {title}
       </h1>
-      <div className="flex items-center gap-2">
+      {/* Buttons mean nothing on paper: a printed screen (a statement) shows its heading alone. */}
+      <div className="flex items-center gap-2 print:hidden">
         <Button variant="secondary" onClick={onBack}>
           <ArrowLeft aria-hidden="true" className="size-4" />
           Back

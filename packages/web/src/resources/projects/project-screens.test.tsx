@@ -1,14 +1,17 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { SignedInUser, SiteOption } from "@trialdesk/domain";
 import { describe, expect, it } from "vitest";
-import { type ApiHandler, renderRoutes, stubApi } from "../../screens/test-utils";
-import { Form } from "./project-screens";
+import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
+import { type ApiHandler, defaultUser, renderRoutes, signedInAs, stubApi } from "../../screens/test-utils";
+import { Detail, Form, financeHelp } from "./project-screens";
 
 const routes = [
   { path: "/projects", element: <p>list page</p> },
   { path: "/projects/create", element: <Form /> },
+  { path: "/projects/:itemId", element: <Detail /> },
   { path: "/projects/:itemId/edit", element: <Form /> },
-];
+].map((route) => ({ ...route, element: <ActiveSiteProvider>{route.element}</ActiveSiteProvider> }));
 
 const page = (items: object[]) => ({
   data: { items, pagination: { page: 1, pageSize: 250, total: items.length } },
@@ -104,7 +107,7 @@ describe("the project editor", { timeout: 20_000 }, () => {
     await saveWhenReady(user);
     expect(tab("Finance")).toHaveAttribute("aria-selected", "true");
     expect(screen.getByLabelText("Paid percentage")).toHaveAccessibleDescription(
-      "Paid percentage cannot exceed 100 At most 100",
+      "Paid percentage cannot exceed 100 The part of each earning payable during the study; the rest is held back until close-out. At most 100.",
     );
     expect(screen.getByRole("alert")).toHaveTextContent("Please correct the errors!");
   });
@@ -170,15 +173,15 @@ describe("the project editor", { timeout: 20_000 }, () => {
 
     await user.type(settlement, "12.5");
     expect(settlement).toHaveValue("12.5");
-    expect(settlement).toHaveAccessibleDescription("Must be a whole number");
+    expect(settlement).toHaveAccessibleDescription(/^Must be a whole number /);
     await user.clear(settlement);
     await user.click(settlement);
     await user.paste("12.5");
     expect(settlement).toHaveValue("12.5");
-    expect(settlement).toHaveAccessibleDescription("Must be a whole number");
+    expect(settlement).toHaveAccessibleDescription(/^Must be a whole number /);
     await user.type(payment, "-5.5");
     expect(payment).toHaveValue("-5.5");
-    expect(payment).toHaveAccessibleDescription("Must not be negative");
+    expect(payment).toHaveAccessibleDescription(/^Must not be negative /);
 
     // Refused on save too: nothing is sent while a field holds what it cannot store.
     await saveWhenReady(user);
@@ -194,5 +197,97 @@ describe("the project editor", { timeout: 20_000 }, () => {
     expect(await screen.findByText("Project saved")).toBeInTheDocument();
     const body = calls.find((c) => c.method === "POST")?.body as { finance: Record<string, unknown> };
     expect(body.finance).toMatchObject({ settlementDays: 12, paymentDays: 5, patientFee: 12.5 });
+  });
+});
+
+describe("the project's finance (issue 45)", { timeout: 20_000 }, () => {
+  it("explains each finance term under its field on the Finance tab", async () => {
+    stubServer();
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/projects/create"]);
+    await user.click(tab("Finance"));
+    const described = (label: string) => screen.getByLabelText(label).getAttribute("aria-describedby") ?? "";
+    const helpOf = (label: string) =>
+      described(label)
+        .split(" ")
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(" ");
+    expect(helpOf("Patient fee")).toBe(financeHelp.patientFee);
+    expect(financeHelp.patientFee).toMatch(/Each mandatory plan visit earns an equal share/);
+    expect(helpOf("Paid percentage")).toMatch(/the rest is held back until close-out/);
+    expect(helpOf("Monitored percentage")).toMatch(/patients to source-verify/);
+    expect(helpOf("VAT (%)")).toBe("Percent added to a statement's net.");
+    expect(helpOf("Payment days")).toMatch(/statement date \+ payment days = the statement's due date/);
+    expect(helpOf("Settlement days")).toMatch(/How often a statement is due/);
+    expect(helpOf("Currency")).toMatch(/HUF in whole forints/);
+  });
+
+  const site = { id: 7, uuid: "sit-7", code: "BUD", shortName: "Budapest", city: "Budapest" } as SiteOption;
+  const project = {
+    id: 3,
+    uuid: "prj-3",
+    version: 1,
+    workingName: "Heart study",
+    protocolNr: "TD-2025-123",
+    internalCode: "ACRMDPHFL123",
+    projectStatusId: 1,
+    siteIds: [7],
+    croName: "Acme Clinical Research",
+    sponsorName: "Medicor Pharma",
+    therapyAreaName: "Heart failure",
+    details: { phase: 3 },
+    settings: {},
+    finance: { currency: "EUR", patientFee: 1850, paidPercentage: 80, vat: 27, paymentDays: 45 },
+  };
+  const summary = {
+    currency: "EUR",
+    earned: "2220.00",
+    heldBack: "444.00",
+    awaitingVerification: "0.00",
+    unbilled: "0.00",
+    billed: "2255.52",
+    received: "2000.00",
+    open: "255.52",
+  };
+  const detailServer: ApiHandler = (call) => {
+    if (call.path === "/api/me/sites") return { data: { items: [site] } };
+    if (call.path === "/api/projects/prj-3") return { data: project };
+    if (call.path === "/api/sites") return page([{ id: 7, code: "BUD", shortName: "Budapest" }]);
+    if (call.path === "/api/finance/summary") return { data: summary };
+    if (call.path === "/api/audit") return { data: { items: [] } };
+  };
+  const totalsOf = async (name: RegExp) => {
+    const region = await screen.findByRole("region", { name });
+    await within(region).findByText("2,220.00");
+    return Object.fromEntries(
+      within(region)
+        .getAllByRole("term")
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    );
+  };
+
+  it("shows an administrator what the project earned and was paid at all its sites", async () => {
+    const calls = stubApi(detailServer);
+    renderRoutes(routes, ["/projects/prj-3"]);
+    expect(await totalsOf(/^Finance, all sites/)).toEqual({
+      Earned: "2,220.00",
+      "Held back": "444.00",
+      Billed: "2,255.52",
+      Received: "2,000.00",
+      Open: "255.52",
+    });
+    const asked = calls.find((c) => c.path === "/api/finance/summary");
+    expect(Object.fromEntries(asked?.search ?? [])).toEqual({ projectId: "3" });
+  });
+
+  it("shows staff the project's finance at the active site", async () => {
+    const coordinator: SignedInUser = { ...defaultUser, isAdmin: false, siteIds: [7], kind: "user" };
+    localStorage.setItem(activeSiteStorageKey(coordinator.uuid), site.uuid);
+    const calls = stubApi(signedInAs(coordinator, detailServer));
+    renderRoutes(routes, ["/projects/prj-3"]);
+    expect(await totalsOf(/^Finance at BUD/)).toMatchObject({ Earned: "2,220.00", Open: "255.52" });
+    const asked = calls.find((c) => c.path === "/api/finance/summary");
+    expect(Object.fromEntries(asked?.search ?? [])).toEqual({ projectId: "3", siteId: "7" });
+    localStorage.clear();
   });
 });

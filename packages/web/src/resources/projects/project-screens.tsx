@@ -21,6 +21,8 @@ import {
 } from "@trialdesk/domain";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useLookupRows } from "../../api/queries";
+import { useSession } from "../../app/session";
+import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField, fieldId, type Lookup } from "../../screens/FormFields";
 import { type FormDescription, FormScreen } from "../../screens/FormScreen";
@@ -28,6 +30,7 @@ import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import type { FormApi } from "../../screens/useFormState";
 import { Field } from "../../ui/field";
 import { Input } from "../../ui/input";
+import { FinanceTotals } from "../finance/finance-parts";
 import { siteLookup } from "../sites/site-lookup";
 
 type ProjectForm = ReturnType<typeof emptyProject>;
@@ -185,17 +188,40 @@ const settingsFields: FieldSpec[] = [
 ];
 
 /** A small select whose options read as their values (a currency, a VAT rate). */
-const valueSelect = (name: string, label: string, values: readonly (string | number)[]): FieldSpec => ({
+const valueSelect = (
+  name: string,
+  label: string,
+  values: readonly (string | number)[],
+  hint?: string,
+): FieldSpec => ({
   name,
   label,
   kind: "select",
   width: "small",
+  hint,
   options: values.map((value) => ({ value, label: String(value) })),
 });
 
+/**
+ * What each finance term means (issue 45, "Meaning of the stored terms"), under its field: the
+ * earnings, statements and payments of the project are worked out from them.
+ */
+export const financeHelp = {
+  settlementDays: "How often a statement is due, in days; the home page says when one is due.",
+  paymentDays: "Days the sponsor has to pay: statement date + payment days = the statement's due date.",
+  patientFee:
+    "The fee for one patient who completes the plan. Each mandatory plan visit earns an equal share (the last one the rounding rest), unless the studyplan gives visits their own shares in percent.",
+  currency: "Amounts are kept exactly in the currency's unit; HUF in whole forints.",
+  vat: "Percent added to a statement's net.",
+  paidPercentage:
+    "The part of each earning payable during the study; the rest is held back until close-out. At most 100.",
+  monitoredPercentage:
+    "The share of patients to source-verify: a sampled patient's visit is billable only once verified.",
+} as const;
+
 const financeSelects = [
-  valueSelect("finance.currency", "Currency", currencies),
-  valueSelect("finance.vat", "VAT (%)", vatOptions),
+  valueSelect("finance.currency", "Currency", currencies, financeHelp.currency),
+  valueSelect("finance.vat", "VAT (%)", vatOptions, financeHelp.vat),
 ];
 
 /** A tab's accessible name: "Basic", or "Basic (8 errors)" while it has errors. */
@@ -274,12 +300,37 @@ function ProjectTabs({ form, failedSaves }: { form: FormApi<ProjectForm>; failed
       {panel(
         "Finance",
         <>
-          <NumberField form={form} name="finance.settlementDays" label="Settlement days" />
-          <NumberField form={form} name="finance.paymentDays" label="Payment days" />
-          <NumberField form={form} name="finance.patientFee" label="Patient fee" />
+          <NumberField
+            form={form}
+            name="finance.settlementDays"
+            label="Settlement days"
+            hint={financeHelp.settlementDays}
+          />
+          <NumberField
+            form={form}
+            name="finance.paymentDays"
+            label="Payment days"
+            hint={financeHelp.paymentDays}
+          />
+          <NumberField
+            form={form}
+            name="finance.patientFee"
+            label="Patient fee"
+            hint={financeHelp.patientFee}
+          />
           {fields(financeSelects)}
-          <NumberField form={form} name="finance.paidPercentage" label="Paid percentage" hint="At most 100" />
-          <NumberField form={form} name="finance.monitoredPercentage" label="Monitored percentage" />
+          <NumberField
+            form={form}
+            name="finance.paidPercentage"
+            label="Paid percentage"
+            hint={financeHelp.paidPercentage}
+          />
+          <NumberField
+            form={form}
+            name="finance.monitoredPercentage"
+            label="Monitored percentage"
+            hint={financeHelp.monitoredPercentage}
+          />
         </>,
       )}
       {/* The Staff tab has no content (spec §2.5). */}
@@ -304,6 +355,25 @@ function SiteNames({ ids }: { ids: number[] }) {
   if (ids.length === 0) return "—";
   const labelOf = (id: number) => sites.data?.find((s) => s.value === id)?.label ?? String(id);
   return ids.map(labelOf).join(", ");
+}
+
+/**
+ * What the project has earned and been paid (issue 45), read-only: an administrator's at all its
+ * sites, staff's at the active site.
+ */
+function ProjectFinance({ projectId }: { projectId: number }) {
+  const { user } = useSession();
+  const { site } = useActiveSite();
+  const admin = Boolean(user?.isAdmin);
+  if (!admin && !site) return null;
+  return (
+    <FinanceTotals
+      title={admin ? "Finance, all sites" : `Finance at ${site?.code}`}
+      projectId={projectId}
+      siteId={admin ? null : site?.id}
+      shown={["earned", "heldBack", "billed", "received", "open"]}
+    />
+  );
 }
 
 const detail: DetailDescription<ProjectView> = {
@@ -333,6 +403,7 @@ const detail: DetailDescription<ProjectView> = {
     { label: "Paid percentage", value: (p) => show(p.finance.paidPercentage) },
     { label: "Monitored percentage", value: (p) => show(p.finance.monitoredPercentage) },
   ],
+  after: (project) => <ProjectFinance projectId={project.id} />,
 };
 
 export const List = () => <ListScreen description={list} />;
