@@ -1,5 +1,6 @@
 import {
   type ListData,
+  newUuid,
   type PatientVisit,
   type Query,
   type SdvRecord,
@@ -384,6 +385,64 @@ describe.each(databaseKinds)("monitors on %s", (kind) => {
       session: monitor,
     });
     expect(patientHistory.status).toBe(403);
+  });
+
+  it("gives a monitor outside the assignment's dates, or of another study, nothing of this study on any read", async () => {
+    const { assignment, visit } = await assigned(siteA.id, day(-18));
+    const [deviation] = await queryRows<{ uuid: string }>(
+      t.database.db,
+      sql`select uuid from protocol_deviations where study_id = ${study.id} limit 1`,
+    );
+    const query = await t.request<{ uuid: string }>({
+      method: "POST",
+      url: "/api/queries",
+      session: monitor,
+      payload: { uuid: newUuid("queries"), patientVisitId: visit.id, text: "For the matrix" },
+    });
+    expect(query.status).toBe(201);
+    const [visitRow] = await queryRows<{ uuid: string }>(
+      t.database.db,
+      sql`select uuid from visits where id = ${visitIds[0] as number}`,
+    );
+    const [plan] = await queryRows<{ uuid: string }>(
+      t.database.db,
+      sql`select uuid from studyplans where study_id = ${study.id}`,
+    );
+    // Every read a monitor may make, each naming a record of the assigned study.
+    const records: [string, string | undefined][] = [
+      ["studies", study.uuid],
+      ["visits", visitRow?.uuid],
+      ["studyplans", plan?.uuid],
+      ["study-patients", assignment.uuid],
+      ["patient-visits", visit.uuid],
+      ["protocol-deviations", deviation?.uuid],
+      ["queries", query.body.data.uuid],
+    ];
+    const read = (url: string, as: Session) =>
+      t.request<ListData<unknown>>({ method: "GET", url, session: as });
+    for (const [who, as] of [
+      ["in", monitor],
+      ["future", future],
+      ["elsewhere", elsewhere],
+    ] as const) {
+      for (const [name, key] of records) {
+        if (!key) continue;
+        const one = await read(`/api/${name}/${key}`, as);
+        const list = await read(`/api/${name}?pagesize=100`, as);
+        const history = await t.request<{ items: unknown[] }>({
+          method: "GET",
+          url: `/api/audit?resource=${name}&uuid=${key}`,
+          session: as,
+        });
+        const listed = JSON.stringify(list.body.data.items).includes(key);
+        const seen = [one.status, listed, history.body.data.items.length > 0];
+        expect(seen, `${who} ${name}`).toEqual(who === "in" ? [200, true, true] : [404, false, false]);
+      }
+      const summary = await read(`/api/patient-visit-summary/${study.uuid}`, as);
+      expect(summary.status, `${who} summary`).toBe(who === "in" ? 200 : 404);
+      const todo = await read(`/api/source-verification?studyId=${study.id}`, as);
+      expect(todo.body.data.items.length > 0, `${who} source verification`).toBe(who === "in");
+    }
   });
 
   async function readScreen(uuid: string) {
