@@ -1,4 +1,4 @@
-import { passwordMinLength } from "@trialdesk/domain";
+import { isDemoPassword, passwordMessages, passwordMinLength } from "@trialdesk/domain";
 import { isCommonPassword } from "./auth/passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
@@ -10,6 +10,7 @@ import { isEmpty, seed } from "./seed/seed";
 export function adminPasswordProblem(password: string): string | null {
   if (password.length < passwordMinLength)
     return `Password is too short. It should be at least ${passwordMinLength} characters.`;
+  if (isDemoPassword(password)) return passwordMessages.demo;
   if (isCommonPassword(password)) return "Password is too common. Please choose one that is harder to guess.";
   return null;
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { loggableError, loggableUrl } from "../src/http/logging";
-import { appWithUser, databaseKinds, freshDatabase, startApp, testConfig } from "./helpers";
+import { appWithUser, databaseKinds, freshDatabase, startApp, type TestApp, testConfig } from "./helpers";
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -56,6 +56,14 @@ describe("security headers", () => {
       expect(policy).toContain("script-src 'self'");
       expect(policy).toContain("img-src 'self' data:");
       expect(policy).toContain("frame-ancestors 'self'");
+      // Styles from the app's own files only; no https: anywhere, no inline style attributes. Only
+      // <style> elements may be inline: Radix's dialog scroll lock writes one (issue 46, point 17).
+      expect(policy).toContain("style-src 'self'");
+      expect(policy).toContain("style-src-elem 'self' 'unsafe-inline'");
+      expect(policy.filter((d) => d.startsWith("style-src"))).toEqual([
+        "style-src 'self'",
+        "style-src-elem 'self' 'unsafe-inline'",
+      ]);
       expect(policy.some((d) => d.startsWith("upgrade-insecure-requests"))).toBe(false);
       expect(headers["x-content-type-options"]).toBe("nosniff");
       expect(headers["x-frame-options"]).toBe("SAMEORIGIN");
@@ -65,6 +73,26 @@ describe("security headers", () => {
       expect(headers["strict-transport-security"]).toBeUndefined();
       expect(headers["x-powered-by"]).toBeUndefined();
     }
+  });
+});
+
+describe("HSTS (issue 46, point 17)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp("pglite", { config: { trustProxy: ["10.0.0.5"] } });
+  });
+  afterAll(() => t.close());
+  const hsts = async (url: string, headers: Record<string, string>, remoteAddress = "10.0.0.5") =>
+    (await t.request({ method: "GET", url, headers, remoteAddress })).headers["strict-transport-security"];
+
+  it("is sent on every answer served over HTTPS, as the trusted proxy says, and never over plain HTTP", async () => {
+    const https = { "x-forwarded-proto": "https" };
+    for (const url of ["/api/me", "/api/health", "/config.json", "/no/such/page.png"])
+      expect(await hsts(url, https), url).toBe("max-age=31536000; includeSubDomains");
+    expect(await hsts("/api/health", {})).toBeUndefined();
+    expect(await hsts("/api/health", { "x-forwarded-proto": "http" })).toBeUndefined();
+    // A client that is no trusted proxy cannot say it came over HTTPS.
+    expect(await hsts("/api/health", https, "203.0.113.7")).toBeUndefined();
   });
 });
 

@@ -1,9 +1,20 @@
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditTrail } from "../src/audit/audit";
 import { loadConfig } from "../src/config";
 import { type Database, openPostgres } from "../src/db/client";
+import { monitorAssignments } from "../src/resources/monitor-assignments/monitor-assignments.table";
+import { monitors } from "../src/resources/monitors/monitors.table";
+import { patients } from "../src/resources/patients/patients.table";
+import { projects } from "../src/resources/projects/projects.table";
+import { queries } from "../src/resources/queries/queries.table";
+import { sites } from "../src/resources/sites/sites.table";
+import { studies } from "../src/resources/studies/studies.table";
 import { users } from "../src/resources/users/users.table";
-import { demoAdmin } from "../src/seed/factories";
+import { demoMonitors, demoProjects, demoSites, demoStudies } from "../src/seed/demo-data";
+import { demoPatientCount } from "../src/seed/demo-patients";
+import { createUser, demoAdmin, demoStaff, upsertAdmin } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { prepareDatabase } from "../src/startup";
 import { databaseKinds, freshDatabase, postgresCopy, startApp, type TestApp } from "./helpers";
@@ -43,6 +54,43 @@ describe.runIf(databaseKinds.includes("postgres"))("start-up of several servers 
       await empty.drop();
     }
   });
+
+  it("starts two servers with SEED=always at the same moment on a new database: both run, the demo data is written once (issue 46, point 17)", async () => {
+    const empty = await postgresCopy({ migrated: false });
+    const servers = [openPostgres(empty.url, 2), openPostgres(empty.url, 2)];
+    const env = { seed: "always" as const, adminEmail: null, adminPassword: null };
+    try {
+      const started = await Promise.allSettled(servers.map((server) => prepareDatabase(server, env)));
+      expect(started.map((s) => (s.status === "fulfilled" ? s.value.seeded : String(s.reason)))).toEqual([
+        true,
+        true,
+      ]);
+      // Each table the seed writes checks by itself what exists: seeded twice at once, it had doubles.
+      const rows = async (table: PgTable) =>
+        Number((await servers[0].db.select({ n: count() }).from(table))[0].n);
+      const counted = {
+        sites: await rows(sites),
+        projects: await rows(projects),
+        studies: await rows(studies),
+        patients: await rows(patients),
+        monitors: await rows(monitors),
+        monitorAssignments: await rows(monitorAssignments),
+        queries: await rows(queries),
+      };
+      expect(counted).toEqual({
+        sites: demoSites.length,
+        projects: demoProjects.length,
+        studies: demoStudies.length,
+        patients: demoPatientCount,
+        monitors: demoMonitors.length,
+        monitorAssignments: 1,
+        queries: 1,
+      });
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      await empty.drop();
+    }
+  }, 300_000);
 });
 
 describe.each(databaseKinds)("start-up on %s", (kind) => {
@@ -101,10 +149,50 @@ describe.each(databaseKinds)("start-up on %s", (kind) => {
     await expect(
       prepareDatabase(database, { ...env, adminEmail: "second@example.org", adminPassword: "short" }),
     ).rejects.toThrow(/ADMIN_PASSWORD: Password is too short/);
+    await expect(
+      prepareDatabase(database, { ...env, adminEmail: "second@example.org", adminPassword: "admin1234" }),
+    ).rejects.toThrow("ADMIN_PASSWORD: This password is publicly known (a demo password); choose another");
+  });
+
+  it("create-admin on a deactivated administrator or another account writes its audit event, as the system (issue 46, point 17)", async () => {
+    const email = "returning.admin@example.org";
+    const first = await upsertAdmin(database.db, { email, password: "Tidy-Heron-417" });
+    expect(first.created).toBe(true);
+    const [row] = await database.db.select().from(users).where(eq(users.id, first.id));
+    await database.db.update(users).set({ isActive: false }).where(eq(users.id, row.id));
+    const before = await auditTrail(database.db, "users", row.uuid);
+
+    expect(await upsertAdmin(database.db, { email, password: "Brisk-Falcon-630" })).toEqual({
+      id: row.id,
+      created: false,
+    });
+    const trail = await auditTrail(database.db, "users", row.uuid);
+    expect(trail).toHaveLength(before.length + 1);
+    expect(trail[0]).toMatchObject({ userId: null, userName: "system", action: "update" });
+    expect(trail[0].changes).toEqual([
+      { field: "isActive", old: false, new: true },
+      { field: "password", old: null, new: "changed" },
+    ]);
+    expect((await signIn(email, "Brisk-Falcon-630")).status).toBe(200);
+
+    // A staff member made administrator; an active administrator's reset names the password only.
+    const staff = await createUser(database.db, { password: "Quiet-Lynx-284" });
+    await upsertAdmin(database.db, { email: staff.email, password: "Brisk-Falcon-631" });
+    expect((await auditTrail(database.db, "users", staff.uuid))[0].changes).toEqual([
+      { field: "isAdmin", old: false, new: true },
+      { field: "password", old: null, new: "changed" },
+    ]);
+    await upsertAdmin(database.db, { email, password: "Brisk-Falcon-632" });
+    expect((await auditTrail(database.db, "users", row.uuid))[0].changes).toEqual([
+      { field: "password", old: null, new: "changed" },
+    ]);
   });
 
   it("SEED=always (seeding again) never resets an existing demo account's password", async () => {
     await seed(database.db, { demoAdmin: true });
+    // The demo accounts get their demo passwords, which the account rules refuse to anyone else.
+    expect((await signIn(demoStaff.email, demoStaff.password)).status).toBe(200);
+    expect((await signIn(demoMonitors[0].email, demoMonitors[0].password)).status).toBe(200);
     const session = await t.signIn(demoAdmin.email, demoAdmin.password);
     await t.request({
       method: "POST",

@@ -15,6 +15,7 @@ import { databaseKinds, expectCreated, type Session, startApp, type TestApp } fr
 
 const tooShort = "Password is too short. It should be at least 8 characters.";
 const tooCommon = "Password is too common. Please choose one that is harder to guess.";
+const publiclyKnown = "This password is publicly known (a demo password); choose another";
 /** The factory's user with a password that is not on the common-password list. */
 const userInput = (overrides: Parameters<typeof factoryUserInput>[0] = {}) =>
   factoryUserInput({ password: "Tidy-Heron-417", password2: "Tidy-Heron-417", ...overrides });
@@ -262,6 +263,51 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
       );
       expect(own.status).toBe(400);
       expect(own.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
+    });
+
+    it("refuses the demo passwords for new users and monitors, a reset and an own change (issue 46, point 17)", async () => {
+      const refused = [{ field: "password", message: publiclyKnown }];
+      // The demo seed's passwords (README), whatever their case.
+      for (const password of ["admin1234", "staff1234", "monitor1234", "Admin1234"]) {
+        const user = await call("POST", "/api/users", userInput({ password, password2: password }));
+        expect(user.status, password).toBe(400);
+        expect(user.body.header.fieldErrors).toEqual(refused);
+        const monitor = await call("POST", "/api/monitors", monitorInput({ password, password2: password }));
+        expect(monitor.status, password).toBe(400);
+        expect(monitor.body.header.fieldErrors).toEqual(refused);
+      }
+
+      const input = userInput();
+      const created = await call<User>("POST", "/api/users", input);
+      const hash = await storedHash("users", input.uuid as string);
+      const reset = await call("PUT", `/api/users/${input.uuid}`, {
+        ...created.body.data,
+        password: "staff1234",
+        password2: "staff1234",
+      });
+      expect(reset.status).toBe(400);
+      expect(reset.body.header.fieldErrors).toEqual(refused);
+      const monitor = monitorInput();
+      const saved = await call<Monitor>("POST", "/api/monitors", monitor);
+      const monitorReset = await call("PUT", `/api/monitors/${monitor.uuid}`, {
+        ...saved.body.data,
+        password: "monitor1234",
+        password2: "monitor1234",
+      });
+      expect(monitorReset.status).toBe(400);
+      expect(monitorReset.body.header.fieldErrors).toEqual(refused);
+
+      const session = await t.signIn(input.email, input.password as string);
+      const own = await call(
+        "POST",
+        "/api/me/password",
+        { currentPassword: input.password, password: "admin1234", password2: "admin1234" },
+        session,
+      );
+      expect(own.status).toBe(400);
+      expect(own.body.header.fieldErrors).toEqual(refused);
+      expect(await storedHash("users", input.uuid as string)).toBe(hash);
+      await expect(t.signIn(input.email, input.password as string)).resolves.toBeTruthy();
     });
   });
 

@@ -8,6 +8,9 @@ describe("monitors", () => {
     expect(validateMonitor({ ...base, password: "longenough", password2: "different1" })).toEqual({
       password2: "Passwords do not match",
     });
+    expect(validateMonitor({ ...base, password: "monitor1234", password2: "monitor1234" })).toEqual({
+      password: "This password is publicly known (a demo password); choose another",
+    });
   });
 
   it("trims the e-mail", () => {

@@ -19,6 +19,12 @@ describe("users", () => {
     expect(validateUser({ ...filled, password: "secret12", password2: "secret12" })).toEqual({});
   });
 
+  it("refuses a demo password in the form, new user or reset (issue 46)", () => {
+    const demo = { password: "This password is publicly known (a demo password); choose another" };
+    expect(validateUser({ ...filled, password: "staff1234", password2: "staff1234" })).toEqual(demo);
+    expect(validateUser({ ...filled, id: 7, password: "admin1234", password2: "admin1234" })).toEqual(demo);
+  });
+
   it("does not ask an existing user for a password unless one is typed", () => {
     expect(validateUser({ ...filled, id: 7, password: "", password2: "" })).toEqual({});
     expect(validateUser({ ...filled, id: 7, password: "abc", password2: "" })).toEqual({

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { validator } from "../validation";
-import { emailRules, isNewRecord, passwordRules, withCommonPasswordRule } from "./passwords";
+import {
+  demoPasswords,
+  emailRules,
+  isDemoPassword,
+  isNewRecord,
+  passwordRules,
+  validatePasswordChange,
+  withCommonPasswordRule,
+} from "./passwords";
 
 describe("password rules", () => {
   const validate = validator<{ id?: number; password?: string; password2?: string }>(...passwordRules());
@@ -24,6 +32,21 @@ describe("password rules", () => {
     expect(validate({ password: "1234567", password2: "1234567" })).toEqual({
       password: "Password is too short. It should be at least 8 characters.",
     });
+  });
+
+  it("refuses the demo passwords, whatever their case, once they are long enough (issue 46)", () => {
+    const demo = "This password is publicly known (a demo password); choose another";
+    expect(demoPasswords).toEqual(["admin1234", "staff1234", "monitor1234"]);
+    for (const password of [...demoPasswords, "Admin1234", "MONITOR1234"]) {
+      expect(isDemoPassword(password)).toBe(true);
+      expect(validate({ password, password2: password })).toEqual({ password: demo });
+      expect(validate({ id: 4, password, password2: password })).toEqual({ password: demo });
+      expect(validatePasswordChange({ currentPassword: "x", password, password2: password })).toEqual({
+        password: demo,
+      });
+    }
+    expect(isDemoPassword("admin12345")).toBe(false);
+    expect(validate({ id: 4, password: "", password2: "" })).toEqual({});
   });
 
   it("checks the e-mail only once one is given", () => {

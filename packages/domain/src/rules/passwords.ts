@@ -22,14 +22,26 @@ export const passwordMessages = {
   mismatch: "Passwords do not match",
   tooShort: `Password is too short. It should be at least ${passwordMinLength} characters.`,
   common: "Password is too common. Please choose one that is harder to guess.",
+  demo: "This password is publicly known (a demo password); choose another",
 } as const;
+
+/**
+ * The passwords of the demo accounts (README, the demo seed): published, so no account may be given
+ * one through the API or a form (issue 46). Only the demo seed stores them, for its own accounts.
+ */
+export const demoPasswords = ["admin1234", "staff1234", "monitor1234"] as const;
+
+/** Whether a password is one of the demo passwords, ignoring case (as the common-password rule does). */
+export function isDemoPassword(password: string): boolean {
+  return (demoPasswords as readonly string[]).includes(password.toLowerCase());
+}
 
 type PasswordFields = { password?: string | null; password2?: string | null };
 
 /**
  * The password rules of users and monitors (spec §5): for new records a password and its
  * confirmation are required; then, for new records or whenever a password is typed, the two must
- * match and the password must have at least 8 characters.
+ * match and the password must have at least 8 characters and be no demo password.
  */
 export function passwordRules<T extends PasswordFields & { id?: unknown }>(
   isNew: (data: T) => boolean = isNewRecord,
@@ -53,6 +65,7 @@ export function passwordRules<T extends PasswordFields & { id?: unknown }>(
         (data) => (data.password ?? "").length >= passwordMinLength,
         passwordMessages.tooShort,
       ),
+      check("password", (data) => !isDemoPassword(data.password ?? ""), passwordMessages.demo),
     ),
   ];
 }

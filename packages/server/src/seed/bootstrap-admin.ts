@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users } from "../resources/users/users.table";
-import { upsertAdmin } from "./factories";
+import { type DemoAccount, upsertAdmin } from "./factories";
 
 /** Whether an account (administrator or not) has this e-mail, ignoring case. */
 export async function adminExists(db: Db, email: string): Promise<boolean> {
@@ -20,7 +20,7 @@ export async function adminExists(db: Db, email: string): Promise<boolean> {
  */
 export async function createAdminIfMissing(
   db: Db,
-  options: { email: string; password: string; firstName?: string; lastName?: string },
+  options: { email: string; password: string; firstName?: string; lastName?: string } & DemoAccount,
 ): Promise<boolean> {
   if (await adminExists(db, options.email)) return false;
   try {

@@ -1,7 +1,6 @@
 import { loadConfig } from "../config";
 import { type Database, openDatabase } from "../db/client";
 import { exitOnStartFailure } from "../db/data-dir-lock";
-import { revokeUserSessions } from "../resources/users/sessions";
 import { adminPasswordProblem } from "../startup";
 import { upsertAdmin } from "./factories";
 
@@ -29,9 +28,8 @@ let database: Database | null = null;
 try {
   database = await openDatabase(config);
   await database.migrate();
+  // A reset ends that account's sessions and is audited (upsertAdmin).
   const result = await upsertAdmin(database.db, { email, password, firstName, lastName });
-  // A reset password ends that account's sessions, as a reset through the Users screen does.
-  if (!result.created) await revokeUserSessions(database.db, result.id);
   console.log(
     result.created ? `Administrator ${email} created.` : `Administrator ${email} updated (password reset).`,
   );

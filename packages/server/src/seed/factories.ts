@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type {
   CalculationMode,
   MonitorAssignmentInput,
@@ -8,6 +9,7 @@ import type {
   UserInput,
 } from "@trialdesk/domain";
 import {
+  isDemoPassword,
   newUuid,
   type PartnerInput,
   type ProjectInput,
@@ -24,14 +26,14 @@ import {
   type VisitInput,
 } from "@trialdesk/domain";
 import { eq, sql } from "drizzle-orm";
-import type { ChangeContext } from "../audit/audit";
+import { type ChangeContext, recordAudit } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
 import { monitorAssignmentsResource } from "../resources/monitor-assignments/monitor-assignments.resource";
 import type { monitorAssignments } from "../resources/monitor-assignments/monitor-assignments.table";
 import { monitorsResource } from "../resources/monitors/monitors.resource";
-import type { monitors } from "../resources/monitors/monitors.table";
+import { monitors } from "../resources/monitors/monitors.table";
 import { partnersResource } from "../resources/partners/partners.resource";
 import type { partners } from "../resources/partners/partners.table";
 import { patientVisitsResource } from "../resources/patient-visits/patient-visits.resource";
@@ -57,6 +59,7 @@ import { therapyAreasResource } from "../resources/therapy-areas/therapy-areas.r
 import type { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategoriesResource } from "../resources/therapy-categories/therapy-categories.resource";
 import type { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
+import { revokeUserSessions } from "../resources/users/sessions";
 import { usersResource } from "../resources/users/users.resource";
 import { users } from "../resources/users/users.table";
 import { visitsResource } from "../resources/visits/visits.resource";
@@ -202,13 +205,30 @@ export type UserOptions = {
   isAdmin?: boolean;
   isActive?: boolean;
   siteIds?: number[];
-};
+} & DemoAccount;
+
+/**
+ * `demo`: one of the demo seed's accounts, whose password is one of the published demo passwords
+ * (README). The account rules refuse those to everyone (issue 46), so such an account is saved
+ * through the resource like any other with a one-off password that passes every rule, and the demo
+ * password's hash then takes its place (`demoPasswordHash`). Only the demo seed says `demo`.
+ */
+export type DemoAccount = { demo?: boolean };
+
+/** What a demo account is first saved with: random, long, on no list. */
+const oneOffPassword = () => `Demo-${randomBytes(12).toString("base64url")}`;
+
+/** The hash of a demo password, stored past the one rule that refuses it; any other password is refused. */
+async function demoPasswordHash(password: string): Promise<string> {
+  if (!isDemoPassword(password)) throw new Error("Only a demo password is stored past the account rules");
+  return hashPassword(password);
+}
 
 /** A user who can sign in with `password` (default `defaultPassword`), through the Users form's rules. */
 export async function createUser(db: Db, options: UserOptions = {}) {
   const password = options.password ?? defaultPassword;
   const input = userInput({
-    password,
+    password: options.demo ? oneOffPassword() : password,
     isAdmin: options.isAdmin ?? false,
     isActive: options.isActive ?? true,
     siteIds: options.siteIds ?? [],
@@ -218,7 +238,14 @@ export async function createUser(db: Db, options: UserOptions = {}) {
     firstName: options.firstName ?? input.profile.firstName,
     lastName: options.lastName ?? input.profile.lastName,
   };
-  return { ...(await write<typeof users>(db, usersResource, input)), password };
+  const row = await write<typeof users>(db, usersResource, input);
+  if (!options.demo) return { ...row, password };
+  const [demo] = await db
+    .update(users)
+    .set({ passwordHash: await demoPasswordHash(password) })
+    .where(eq(users.id, row.id))
+    .returning();
+  return { ...demo, password };
 }
 
 /** The demo staff member (embedded demo only, like the admin): no administrator, the first demo site only. */
@@ -260,9 +287,22 @@ export function monitorInput(overrides: Partial<MonitorInput> = {}): MonitorInpu
   };
 }
 
-/** A monitor row; monitors sign in (issue 44) to what their assignments give. */
-export async function createMonitor(db: Db, overrides: Partial<MonitorInput> = {}) {
-  return write<typeof monitors>(db, monitorsResource, monitorInput(overrides));
+/** A monitor row; monitors sign in (issue 44) to what their assignments give. `demo`: see DemoAccount. */
+export async function createMonitor(
+  db: Db,
+  overrides: Partial<MonitorInput> = {},
+  options: DemoAccount = {},
+) {
+  const password = overrides.password ?? defaultPassword;
+  const input = options.demo ? { ...overrides, password: oneOffPassword() } : overrides;
+  const row = await write<typeof monitors>(db, monitorsResource, monitorInput(input));
+  if (!options.demo) return row;
+  const [demo] = await db
+    .update(monitors)
+    .set({ passwordHash: await demoPasswordHash(password) })
+    .where(eq(monitors.id, row.id))
+    .returning();
+  return demo;
 }
 
 /** A monitor's assignment to a study, at every site of its project unless sites are given. */
@@ -324,10 +364,22 @@ export async function createMonitorAssignment(
   );
 }
 
-/** Creates an administrator with every site, or resets the password of an existing account. */
+/** Who resets an existing account with `npm run create-admin`: the system, as the operator's act. */
+const createAdminChange: ChangeContext = {
+  userId: null,
+  userName: "system",
+  requestId: "create-admin",
+  reason: "npm run create-admin",
+};
+
+/**
+ * Creates an administrator with every site, or resets the password of an existing account, makes it
+ * an active administrator and ends its sign-ins, with its audit event like every change (issue 46):
+ * by the system, what it re-activated or made administrator, and the password "changed".
+ */
 export async function upsertAdmin(
   db: Db,
-  options: { email: string; password: string; firstName?: string; lastName?: string },
+  options: { email: string; password: string; firstName?: string; lastName?: string } & DemoAccount,
 ) {
   const [existing] = await db
     .select({ id: users.id })
@@ -335,17 +387,37 @@ export async function upsertAdmin(
     .where(eq(sql`lower(${users.email})`, options.email.toLowerCase()));
   const allSites = await db.select({ id: sites.id }).from(sites);
   if (existing) {
-    await db
-      .update(users)
-      .set({
-        passwordHash: await hashPassword(options.password),
-        lastPasswordChangeDate: sql`now()`,
-        isAdmin: true,
-        isActive: true,
-        version: sql`${users.version} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(users.id, existing.id));
+    const passwordHash = await (options.demo ? demoPasswordHash : hashPassword)(options.password);
+    await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ uuid: users.uuid, isActive: users.isActive, isAdmin: users.isAdmin })
+        .from(users)
+        .where(eq(users.id, existing.id))
+        .for("update");
+      await tx
+        .update(users)
+        .set({
+          passwordHash,
+          lastPasswordChangeDate: sql`now()`,
+          isAdmin: true,
+          isActive: true,
+          version: sql`${users.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, existing.id));
+      // A reset password ends that account's sessions, as a reset through the Users screen does.
+      await revokeUserSessions(tx, existing.id);
+      await recordAudit(tx, createAdminChange, {
+        resource: "users",
+        uuid: before.uuid,
+        action: "update",
+        changes: [
+          ...(before.isActive ? [] : [{ field: "isActive", old: false, new: true }]),
+          ...(before.isAdmin ? [] : [{ field: "isAdmin", old: false, new: true }]),
+          { field: "password", old: null, new: "changed" },
+        ],
+      });
+    });
     return { id: existing.id, created: false };
   }
   const user = await createUser(db, {
@@ -355,6 +427,7 @@ export async function upsertAdmin(
     lastName: options.lastName ?? "User",
     isAdmin: true,
     siteIds: allSites.map((s) => s.id),
+    demo: options.demo,
   });
   return { id: user.id, created: true };
 }

@@ -1,5 +1,6 @@
 import { newUuid, type ResourceName, toIsoDate } from "@trialdesk/domain";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
+import pg from "pg";
 import { resources } from "../app";
 import type { Db } from "../db/client";
 import { monitors } from "../resources/monitors/monitors.table";
@@ -49,12 +50,52 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return Number(row.n) === 0 && Number(sitesRow.n) === 0;
 }
 
+/** The advisory lock that seeds of one PostgreSQL database take in turn (any fixed number, not the migrations'). */
+const seedLock = 7_301_326_015;
+
 /**
- * Writes the demo data. The demo administrator (admin@example.com / admin1234) is created only for
- * the embedded database: a real PostgreSQL gets its first administrator from ADMIN_EMAIL /
- * ADMIN_PASSWORD or `npm run create-admin`, never a fixed password.
+ * Runs `work` while this process holds the seed's lock of a PostgreSQL database: servers started
+ * with SEED=always at the same moment (or `npm run seed` beside one) seed in turn, and each finds what
+ * the one before wrote (issue 46; at once, one failed on a unique violation). The lock is a session's,
+ * on a pooled connection kept for the purpose; it is asked for again every 100 ms rather than waited
+ * for in one statement, which the statement timeout would cut on a long seed. Lost with its connection
+ * if the process dies. PGlite has one process (its data folder's lock): nothing to take.
+ */
+async function oneSeedAtATime(db: Db, work: () => Promise<void>): Promise<void> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return work();
+  const connection = await client.connect();
+  let held = false;
+  try {
+    const take = () =>
+      connection.query<{ taken: boolean }>("select pg_try_advisory_lock($1) as taken", [seedLock]);
+    while (!(await take()).rows[0].taken) await new Promise((resolve) => setTimeout(resolve, 100));
+    held = true;
+    await work();
+  } finally {
+    // Unlocked, the connection goes back to the pool; if unlocking fails, it is dropped, and the lock with it.
+    const lost = held
+      ? await connection.query("select pg_advisory_unlock($1)", [seedLock]).then(
+          () => undefined,
+          (error: Error) => error,
+        )
+      : undefined;
+    connection.release(lost);
+  }
+}
+
+/**
+ * Writes the demo data, one seed at a time on a PostgreSQL database (oneSeedAtATime). The demo
+ * administrator (admin@example.com / admin1234) is created only for the embedded database: a real
+ * PostgreSQL gets its first administrator from ADMIN_EMAIL / ADMIN_PASSWORD or `npm run create-admin`,
+ * never a fixed password. The demo accounts keep their published passwords, which the account rules
+ * refuse to any other account (factories' `demo`).
  */
 export async function seed(db: Db, options: { demoAdmin: boolean }) {
+  await oneSeedAtATime(db, () => seedOnce(db, options));
+}
+
+async function seedOnce(db: Db, options: { demoAdmin: boolean }) {
   for (const [name, records] of Object.entries(demoRecords) as [ResourceName, object[]][]) {
     const table = resources.find((resource) => resource.name === name)?.table;
     if (!table) throw new Error(`No resource ${name} to seed`);
@@ -102,7 +143,7 @@ export async function seed(db: Db, options: { demoAdmin: boolean }) {
   await db.transaction((tx) => resampleEverything(tx));
   if (options.demoAdmin) {
     // Created once; SEED=always never resets an existing account's password.
-    await createAdminIfMissing(db, demoAdmin);
+    await createAdminIfMissing(db, { ...demoAdmin, demo: true });
     await seedDemoStaff(db);
   }
   await seedMonitors(db);
@@ -117,7 +158,7 @@ async function seedMonitors(db: Db) {
   const existing = new Set((await db.select({ email: monitors.email }).from(monitors)).map((m) => m.email));
   for (const monitor of demoMonitors) {
     if (existing.has(monitor.email)) continue;
-    const created = await createMonitor(db, monitor);
+    const created = await createMonitor(db, monitor, { demo: true });
     const [study] = await db.select({ id: studies.id }).from(studies).where(eq(studies.uuid, demoStudyUuid));
     if (monitor === demoMonitors[0] && study) {
       const day = (offset: number) => toIsoDate(new Date(Date.now() + offset * 86_400_000));
@@ -148,7 +189,7 @@ async function seedDemoStaff(db: Db) {
     .where(eq(sql`lower(${users.email})`, demoStaff.email));
   if (existing) return;
   const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.code, demoSites[0].code));
-  await createUser(db, { ...demoStaff, isAdmin: false, siteIds: site ? [site.id] : [] });
+  await createUser(db, { ...demoStaff, demo: true, isAdmin: false, siteIds: site ? [site.id] : [] });
 }
 
 async function seedProjects(db: Db) {
