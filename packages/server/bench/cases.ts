@@ -155,9 +155,21 @@ function patientPage(raw: Raw, where: string, params: unknown[], order: string, 
  * creates run before the server's reads; as Kovács Anna at the site they had the server's search find
  * 2,700 patients where the floor's found 21, and its lists count 7,700 where the floor's counted 5,000.
  */
+let created = 0;
 function createdPatient(f: Fixtures) {
   const input = patientInput(f.createSiteId);
-  return { ...input, patientDetail: { ...input.patientDetail, firstName: "Bench", lastName: "Created" } };
+  // Each its own person: a second patient of one SSN, or of one name and birth date at a site, is
+  // refused or asked about (issue 46).
+  const n = created++;
+  return {
+    ...input,
+    patientDetail: {
+      ...input.patientDetail,
+      firstName: "Bench",
+      lastName: `Created ${n}`,
+      ssn: `B${process.pid}-${n}`,
+    },
+  };
 }
 
 /** A page of patient visits, newest first, with the list's columns; the count beside it. */

@@ -1,8 +1,14 @@
 import type { AuditEvent, ListData, Patient, PatientListRow, PatientLookupRow } from "@trialdesk/domain";
-import { newUuid } from "@trialdesk/domain";
+import {
+  newUuid,
+  sameNamePatientMessage,
+  ssnExistsElsewhereMessage,
+  ssnExistsMessage,
+} from "@trialdesk/domain";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addresses } from "../src/resources/patients/patients.table";
+import { confirmDuplicateDetail } from "../src/resources/patients/patients.resource";
+import { addresses, patients } from "../src/resources/patients/patients.table";
 import { sites } from "../src/resources/sites/sites.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
 import { demoPatientCount } from "../src/seed/demo-patients";
@@ -445,6 +451,224 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     const refused = await t.request({ method: "DELETE", url: `${url}/${assigned.uuid}`, session: staffA });
     expect(refused.status).toBe(409);
     expect((await get(assigned.uuid)).body.data.address.id).toBe(assigned.addressId);
+  });
+
+  describe("no duplicate patients (issue 46, point 4)", () => {
+    /** A patient of `siteId` with this SSN, names and birth date (the rest as the form sends it). */
+    const person = (
+      siteId: number,
+      ssn: string | null,
+      firstName = "Anna",
+      lastName = `Egyedi ${newUuid("patients").slice(3, 11)}`,
+      birthDate = "1975-03-04",
+    ) =>
+      patientInput(siteId, {
+        patientDetail: { ...patientInput(null).patientDetail, ssn, firstName, lastName, birthDate },
+      });
+    const ssnRefusal = (message: string) => [{ field: "patientDetail.ssn", message }];
+
+    it("refuses an SSN another patient has, compared without case, spaces or punctuation, naming its barcode", async () => {
+      const first = (await create(person(siteA.id, "SSN-111 222 333"))).body.data;
+      const again = await create(person(siteA.id, " ssn111222333 "));
+      expect(again.status).toBe(400);
+      expect(again.body.header.fieldErrors).toEqual(
+        ssnRefusal(`A patient with this SSN exists: ${first.barcode}`),
+      );
+      // Confirming a name question does not get past an SSN; nor does another name or site.
+      const confirmed = await create({ ...person(siteA.id, "ssn.111.222.333"), confirmDuplicate: true });
+      expect(confirmed.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsMessage(first.barcode)));
+      const atB = await create(person(siteB.id, "SSN111222333"), admin);
+      expect(atB.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsMessage(first.barcode)));
+      // Another SSN, or none, is no duplicate; a blank SSN is none.
+      expect((await create(person(siteA.id, "SSN-111 222 334"))).status).toBe(201);
+      expect((await create(person(siteA.id, null))).status).toBe(201);
+      expect((await create(person(siteA.id, null))).status).toBe(201);
+      expect((await create(person(siteA.id, " - "))).status).toBe(201);
+      expect((await create(person(siteA.id, " - "))).status).toBe(201);
+    });
+
+    it("names no patient of a site the user does not see: the SSN is refused all the same", async () => {
+      const ofB = (await create(person(siteB.id, "HIDDEN-4455"), admin)).body.data;
+      const res = await create(person(siteA.id, "hidden 4455"));
+      expect(res.status).toBe(400);
+      expect(res.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsElsewhereMessage));
+      expect(ssnExistsElsewhereMessage).toBe("A patient with this SSN exists at another site");
+      expect(JSON.stringify(res.body)).not.toContain(ofB.barcode);
+      // Nor when editing one of their own patients to that SSN.
+      const own = (await create(person(siteA.id, "OWN-4455"))).body.data;
+      const edited = await update(own.uuid, {
+        ...own,
+        patientDetail: { ...own.patientDetail, ssn: "HIDDEN4455" },
+      });
+      expect(edited.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsElsewhereMessage));
+      expect(JSON.stringify(edited.body)).not.toContain(ofB.barcode);
+      // The administrator sees every site: the barcode is named.
+      const byAdmin = await create(person(siteA.id, "HIDDEN-4455"), admin);
+      expect(byAdmin.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsMessage(ofB.barcode)));
+      // A patient the user sees is named before one they do not, whichever came first (two that share
+      // an SSN from before this rule).
+      const legacy = (await create(person(siteA.id, "LEGACY-4455"))).body.data;
+      await t.database.db.update(patients).set({ ssn: "hidden4455" }).where(eq(patients.id, legacy.id));
+      const seen = await create(person(siteA.id, "Hidden 4455"));
+      expect(seen.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsMessage(legacy.barcode)));
+    });
+
+    it("asks first about a patient of the same name and birth date at the site, saving it when confirmed", async () => {
+      const site = await createSite(t.database.db);
+      const staff = await t.signedInUser({ siteIds: [site.id] });
+      const first = (await create(person(site.id, null, "Éva", "Kovács-Nagy"), staff)).body.data;
+      // Trimmed, in any case, without accents.
+      const asked = await create(person(site.id, null, "  EVA ", "kovacs-nagy "), staff);
+      expect(asked.status).toBe(409);
+      expect(asked.body.header.errorMessage).toBe(sameNamePatientMessage(first.barcode));
+      expect(asked.body.header.errorMessage).toBe(
+        `A patient with this name and birth date exists at this site: ${first.barcode}`,
+      );
+      expect(asked.body.header.errorDetail).toBe(confirmDuplicateDetail);
+      // Another birth date, or another site, is another person.
+      expect((await create(person(site.id, null, "Éva", "Kovács-Nagy", "1975-03-05"), staff)).status).toBe(
+        201,
+      );
+      expect((await create(person(siteB.id, null, "Éva", "Kovács-Nagy"), admin)).status).toBe(201);
+      // No birth date: nothing to compare.
+      const undated = person(site.id, null, "Éva", "Kovács-Nagy");
+      undated.patientDetail.birthDate = null;
+      expect((await create(undated, staff)).status).toBe(201);
+      expect((await create({ ...undated, uuid: newUuid("patients") }, staff)).status).toBe(201);
+      // Confirmed: saved, and the flag is kept nowhere (not in the record, not in its history).
+      const input = { ...person(site.id, null, "Eva", "Kovacs-Nagy"), confirmDuplicate: true };
+      const saved = await create(input, staff);
+      expect(saved.status).toBe(201);
+      expect(saved.body.data).not.toHaveProperty("confirmDuplicate");
+      expect((await get(saved.body.data.uuid, staff)).body.data).not.toHaveProperty("confirmDuplicate");
+      const history = await t.request<{ items: AuditEvent[] }>({
+        method: "GET",
+        url: `/api/audit?resource=patients&uuid=${input.uuid}`,
+        session: staff,
+      });
+      expect(JSON.stringify(history.body.data)).not.toContain("confirmDuplicate");
+      // The question and the refusal together: the SSN's refusal comes first.
+      const withSsn = await create(
+        { ...person(site.id, "BOTH-0001", "Éva", "Kovács-Nagy"), confirmDuplicate: true },
+        staff,
+      );
+      expect(withSsn.status).toBe(201);
+      const refused = await create(person(site.id, "both 0001", "Éva", "Kovács-Nagy"), staff);
+      expect(refused.status).toBe(400);
+      expect(refused.body.header.fieldErrors).toEqual(
+        ssnRefusal(ssnExistsMessage(withSsn.body.data.barcode)),
+      );
+    });
+
+    it("checks an edit against the other patients, never against itself, and only for what it changes", async () => {
+      const site = await createSite(t.database.db);
+      const staff = await t.signedInUser({ siteIds: [site.id] });
+      const anna = (await create(person(site.id, "EDIT-0001", "Anna", "Szerkesztett"), staff)).body.data;
+      const bea = (await create(person(site.id, "EDIT-0002", "Bea", "Szerkesztett"), staff)).body.data;
+      // Saved as it is, and with its own SSN written otherwise: no question about itself.
+      const same = await update(anna.uuid, anna, staff);
+      expect(same.status).toBe(200);
+      const respelled = await update(
+        anna.uuid,
+        {
+          ...same.body.data,
+          patientDetail: { ...same.body.data.patientDetail, ssn: "edit 0001", firstName: "ANNA" },
+        },
+        staff,
+      );
+      expect(respelled.status).toBe(200);
+      // Another patient's SSN: refused, naming them.
+      const taken = await update(
+        bea.uuid,
+        { ...bea, patientDetail: { ...bea.patientDetail, ssn: "Edit-0001" } },
+        staff,
+      );
+      expect(taken.status).toBe(400);
+      expect(taken.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsMessage(anna.barcode)));
+      // Another patient's name and birth date: asked, then saved when confirmed.
+      const renamed = { ...bea, patientDetail: { ...bea.patientDetail, firstName: "Anna" } };
+      const asked = await update(bea.uuid, renamed, staff);
+      expect(asked.status).toBe(409);
+      expect(asked.body.header.errorMessage).toBe(sameNamePatientMessage(anna.barcode));
+      const confirmed = await update(bea.uuid, { ...renamed, confirmDuplicate: true }, staff);
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body.data.patientDetail.firstName).toBe("Anna");
+      // Kept as confirmed: the record's other changes are not asked again.
+      const moved = await update(
+        bea.uuid,
+        { ...confirmed.body.data, address: { ...confirmed.body.data.address, city: "Pécs" } },
+        staff,
+      );
+      expect(moved.status).toBe(200);
+      // Two patients that shared an SSN before this rule keep their other changes.
+      await t.database.db.update(patients).set({ ssn: "EDIT-0001" }).where(eq(patients.id, bea.id));
+      const legacy = (await get(bea.uuid, staff)).body.data;
+      const noted = await update(
+        bea.uuid,
+        { ...legacy, patientDetail: { ...legacy.patientDetail, notes: "Shares an SSN from before" } },
+        staff,
+      );
+      expect(noted.status).toBe(200);
+    });
+
+    it("lets one of simultaneous creates with the same SSN, or the same name and birth date, win", async () => {
+      const site = await createSite(t.database.db);
+      const staff = await t.signedInUser({ siteIds: [site.id] });
+      const bySsn = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          create(person(site.id, "RACE-0001", `Anna${i}`, `Verseny${i}`), staff),
+        ),
+      );
+      expect(bySsn.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+      const winner = bySsn.find((r) => r.status === 201)?.body.data as Patient;
+      for (const lost of bySsn.filter((r) => r.status === 400))
+        expect(lost.body.header.fieldErrors).toEqual(ssnRefusal(ssnExistsMessage(winner.barcode)));
+      const byName = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          create(person(site.id, `RACE-1${i}`, "Anna", "Egyszerre"), staff),
+        ),
+      );
+      expect(byName.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      const named = byName.find((r) => r.status === 201)?.body.data as Patient;
+      for (const asked of byName.filter((r) => r.status === 409))
+        expect(asked.body.header.errorMessage).toBe(sameNamePatientMessage(named.barcode));
+      const saved = await t.database.db
+        .select({ id: patients.id })
+        .from(patients)
+        .where(eq(patients.recorderSiteId, site.id));
+      expect(saved).toHaveLength(2);
+    });
+
+    it("finds a site's patients of a name and birth date as a save compares them (the form's question)", async () => {
+      const site = await createSite(t.database.db);
+      const staff = await t.signedInUser({ siteIds: [site.id] });
+      const zoe = (await create(person(site.id, null, "Zoé", "Łukasiewicz"), staff)).body.data;
+      await create(person(site.id, null, "Zoé", "Łukasiewicz", "1975-03-05"), staff);
+      await create(person(site.id, null, "Zoéla", "Łukasiewicz"), staff);
+      const found = await list<PatientLookupRow>(
+        `format=select&siteId=${site.id}&birthDate=1975-03-04&firstName=${encodeURIComponent(" zoe")}&lastName=LUKASIEWICZ`,
+        staff,
+      );
+      expect(found.status).toBe(200);
+      expect(found.body.data.items.map((r) => r.barcode)).toEqual([zoe.barcode]);
+      expect((await list("birthDate=1975-02-30", staff)).status).toBe(400);
+    });
+
+    it("does not ask the system's own writes (the seed, the factories), but refuses their SSN duplicates", async () => {
+      const site = await createSite(t.database.db);
+      const detail = {
+        ...patientInput(null).patientDetail,
+        firstName: "Rendszer",
+        lastName: "Írta",
+        ssn: null,
+      };
+      await createPatient(t.database.db, site.id, { patientDetail: detail });
+      await createPatient(t.database.db, site.id, { patientDetail: detail });
+      await createPatient(t.database.db, site.id, { patientDetail: { ...detail, ssn: "SYSTEM-1" } });
+      await expect(
+        createPatient(t.database.db, site.id, { patientDetail: { ...detail, ssn: "system 1" } }),
+      ).rejects.toThrow("Invalid field data");
+    });
   });
 });
 

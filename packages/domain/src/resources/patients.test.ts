@@ -19,6 +19,18 @@ const named = () => {
 };
 
 describe("patients", () => {
+  it("takes confirmDuplicate as an input-only flag, true or false (issue 46)", () => {
+    const base = { ...named(), contacts: [] };
+    expect(patientSchema.safeParse({ ...base, confirmDuplicate: true }).success).toBe(true);
+    expect(patientSchema.safeParse(base).success).toBe(true);
+    const wrong = patientSchema.safeParse({ ...base, confirmDuplicate: "yes" });
+    expect(wrong.success).toBe(false);
+    expect(wrong.error?.issues[0]).toMatchObject({
+      path: ["confirmDuplicate"],
+      message: "Must be true or false",
+    });
+  });
+
   it("passes a named patient", () => {
     expect(validatePatient(named())).toEqual({});
   });

@@ -129,10 +129,24 @@ export const patientSchema = z.strictObject({
     addressType: z.enum(addressTypes).optional(),
   }),
   contacts: z.array(contactSchema).max(maxContacts),
+  /**
+   * Input only, never stored (issue 46): the save goes ahead although a patient of the same name and
+   * birth date exists at the site (the form's "Save anyway"). An SSN another patient has is refused
+   * all the same.
+   */
+  confirmDuplicate: z.boolean({ error: "Must be true or false" }).optional(),
 });
 export type PatientInput = z.infer<typeof patientSchema>;
 export type PatientContactInput = PatientInput["contacts"][number];
 type PatientForm = Partial<PatientInput>;
+
+/** An SSN another patient has (issue 46): refused on the SSN field, naming that patient when the user sees them. */
+export const ssnExistsMessage = (barcode: string) => `A patient with this SSN exists: ${barcode}`;
+/** The same refusal when that patient is at a site the user does not see: nothing of them is named. */
+export const ssnExistsElsewhereMessage = "A patient with this SSN exists at another site";
+/** A patient of the same name and birth date at the site (issue 46): asked first (409), may be confirmed. */
+export const sameNamePatientMessage = (barcode: string) =>
+  `A patient with this name and birth date exists at this site: ${barcode}`;
 
 export const emailContactInvalidMessage = "Email is not valid";
 export const phoneContactInvalidMessage = "Phone number is not valid";

@@ -4,21 +4,26 @@ import {
   blankToNull,
   inactivePatientStatus,
   isActiveStatus,
+  isValidIsoDate,
   lookupPageSizes,
   optionLabel,
   type PatientInput,
   patientStatuses,
+  sameNamePatientMessage,
+  ssnExistsElsewhereMessage,
+  ssnExistsMessage,
   toIsoDate,
   validatePatient,
 } from "@trialdesk/domain";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { loadConfig } from "../../config";
-import { builtOnce, type Db, namedByText, type Tx } from "../../db/client";
-import { validationError } from "../../http/errors";
+import { builtOnce, type Db, namedByText, queryRows, type Tx } from "../../db/client";
+import { AppError, validationError } from "../../http/errors";
 import { booleanParam, idParam } from "../params";
 import { projects } from "../projects/projects.table";
-import { byName, defineResource, foldedText } from "../resource";
+import { byName, defineResource, foldedText, type Row } from "../resource";
 import { inSites } from "../site-scope";
 import { sites } from "../sites/sites.table";
 import { studies } from "../studies/studies.table";
@@ -193,6 +198,101 @@ async function newPatientColumns(tx: Tx | Db, input: PatientInput, siteId: numbe
 }
 
 /**
+ * A name as the duplicate check compares it: trimmed, lower case, without accents (search_fold). A
+ * column is folded as patients_same_name_idx folds it (migration 0024), so the index answers.
+ */
+const foldedName = (value: SQLWrapper | string) =>
+  typeof value === "string" ? sql`search_fold(btrim(${value}::text))` : sql`search_fold(btrim(${value}))`;
+
+/** Another patient of this name and birth date at the site: the condition on a patients row. */
+const sameNameAt = (site: SQLWrapper, birthDate: SQLWrapper, firstName: string, lastName: string) =>
+  sql`${patients.recorderSiteId} = ${site} and ${patients.birthDate} = ${birthDate}
+    and ${foldedName(patients.lastName)} = ${foldedName(lastName)}
+    and ${foldedName(patients.firstName)} = ${foldedName(firstName)}`;
+
+/** The 409 of a patient whose name and birth date another patient of the site has: a question. */
+export const confirmDuplicateDetail = "Send confirmDuplicate: true to save the patient all the same";
+
+type Identity = { ssn: string | null; firstName: string; lastName: string; birthDate: string | null };
+
+/** The identity a stored patient (its view) had before this save. */
+function identityOf(existing: Row): Identity {
+  const d = existing.patientDetail as Identity;
+  return { ssn: d.ssn, firstName: d.firstName, lastName: d.lastName, birthDate: d.birthDate };
+}
+
+/**
+ * No duplicate patients (issue 46, point 4). An SSN another patient has, at any site, is refused on
+ * the SSN field, naming that patient's barcode when the user sees its site, and naming nothing
+ * otherwise. A name and birth date another patient of the same site has is asked first (409) unless
+ * the save confirms it (`confirmDuplicate`). Compared as the database folds them: the SSN by
+ * ssn_fold (no case, spaces or punctuation), the names by search_fold (no case or accents) trimmed.
+ * An edit is checked against the other patients, and only for what it changes: a patient keeping its
+ * SSN, or its name and birth date, is not asked again (patients that shared them before this rule
+ * keep their other changes). Saves of one SSN, and of one name and birth date at a site, take turns
+ * on transaction advisory locks (any process) and each reads, once it holds them, what the others
+ * committed (READ COMMITTED), so of two simultaneous creates one wins. Always the SSN's lock first.
+ * The locks and the read are two round trips, taken only when something is to be checked.
+ */
+async function checkDuplicates(
+  tx: Tx,
+  user: SessionUser | null,
+  patient: Identity & { siteId: number; confirmed: boolean },
+  existing: Row | null,
+) {
+  const before = existing ? identityOf(existing) : null;
+  const ssn = patient.ssn ? sql`ssn_fold(${patient.ssn}::text)` : null;
+  const named = Boolean(patient.birthDate) && !patient.confirmed;
+  if (!ssn && !named) return;
+  const site = sql`${patient.siteId}::int`;
+  const birthDate = sql`${patient.birthDate}::date`;
+  const { firstName: first, lastName: last } = patient;
+  // What is to be checked: a new patient's SSN and name, what an edit changes, folded by the database
+  // in the statement that takes the locks.
+  const ssnChanged = ssn
+    ? sql`${ssn} is not null and ${ssn} is distinct from ssn_fold(${before?.ssn ?? null}::text)`
+    : sql`false`;
+  const nameChanged = named
+    ? before
+      ? sql`not (${birthDate} is not distinct from ${before.birthDate}::date
+          and ${foldedName(first)} = ${foldedName(before.firstName)}
+          and ${foldedName(last)} = ${foldedName(before.lastName)})`
+      : sql`true`
+    : sql`false`;
+  const ssnKey = sql`'patients ssn ' || ${ssn ?? sql`''`}`;
+  const nameKey = sql`'patients name ' || ${site}::text || ' ' || ${birthDate}::text || ' '
+    || ${foldedName(last)} || ' ' || ${foldedName(first)}`;
+  const [asked] = await queryRows<{ ssn: boolean; name: boolean }>(
+    tx,
+    sql`select ${ssnChanged} as ssn, ${nameChanged} as name,
+      case when ${ssnChanged} then pg_advisory_xact_lock(hashtextextended(${ssnKey}, 0)) end,
+      case when ${nameChanged} then pg_advisory_xact_lock(hashtextextended(${nameKey}, 0)) end`,
+  );
+  if (!asked.ssn && !asked.name) return;
+  const other = sql`${patients.id} is distinct from ${(existing?.id as number | undefined) ?? null}::int`;
+  // A patient the user sees first: only that one's barcode may be named.
+  const seen = patientScope(user) ?? sql`true`;
+  const parts: SQL[] = [];
+  if (asked.ssn)
+    parts.push(sql`(select 'ssn' as kind, ${patients.barcode} as barcode, ${seen} as seen from ${patients}
+      where ssn_fold(${patients.ssn}) = ${ssn} and ${other} order by 3 desc, ${patients.id} limit 1)`);
+  if (asked.name)
+    parts.push(sql`(select 'name' as kind, ${patients.barcode} as barcode, true as seen from ${patients}
+      where ${sameNameAt(site, birthDate, first, last)} and ${other} order by ${patients.id} limit 1)`);
+  const found = await queryRows<{ kind: "ssn" | "name"; barcode: string; seen: boolean }>(
+    tx,
+    sql.join(parts, sql` union all `),
+  );
+  const sameSsn = found.find((row) => row.kind === "ssn");
+  if (sameSsn)
+    throw validationError({
+      "patientDetail.ssn": sameSsn.seen ? ssnExistsMessage(sameSsn.barcode) : ssnExistsElsewhereMessage,
+    });
+  const sameName = found.find((row) => row.kind === "name");
+  if (sameName) throw new AppError(409, sameNamePatientMessage(sameName.barcode), [], confirmDuplicateDetail);
+}
+
+/**
  * The birth dates the configured age bounds allow today (MINIMUM_PATIENT_AGE and MAXIMUM_PATIENT_AGE,
  * the values /config.json gives the browser), a day wider at each end for the browser's time zone.
  */
@@ -236,6 +336,23 @@ export const patientsResource = defineResource<PatientInput>({
     onlyAssigned: {
       schema: booleanParam,
       where: (value: "true" | "false") => (value === "true" ? hasActiveAssignment : undefined),
+    },
+    /**
+     * Patients born on this day, of this first and last name compared as a save compares them
+     * (trimmed, in any case, without accents): with siteId, the patient form's question before it
+     * saves a patient another one of the site may already be (issue 46), from one index.
+     */
+    birthDate: {
+      schema: z.string().refine(isValidIsoDate, "Birth date must be a real date written as yyyy-MM-dd"),
+      where: (birthDate: string) => eq(patients.birthDate, birthDate),
+    },
+    firstName: {
+      schema: z.string().max(100, "First name must be at most 100 characters"),
+      where: (name: string) => sql`${foldedName(patients.firstName)} = ${foldedName(name)}`,
+    },
+    lastName: {
+      schema: z.string().max(100, "Last name must be at most 100 characters"),
+      where: (name: string) => sql`${foldedName(patients.lastName)} = ${foldedName(name)}`,
     },
   },
   presets: {
@@ -327,14 +444,21 @@ export const patientsResource = defineResource<PatientInput>({
   },
   toRow: async (input, { tx, user, existing }) => {
     checkContacts(input.contacts);
+    const columns = detailColumns(input);
+    // The duplicate question is a person's to answer: the system's own writes (the demo seed, the
+    // factories; no user id) are not asked it, but an SSN another patient has is refused for them too.
+    const confirmed = input.confirmDuplicate === true || user?.id == null;
+    const identity = { ...columns, confirmed };
     if (existing) {
+      await checkDuplicates(tx, user, { ...identity, siteId: existing.recorderSiteId as number }, existing);
       // Barcode and recorder site stay as created; the address row keeps its id.
       const addressId = await writeAddress(tx, input.address, (existing.addressId as number | null) ?? null);
-      return { ...detailColumns(input), addressId };
+      return { ...columns, addressId };
     }
     const siteId = input.recorderSiteId;
     if (typeof siteId !== "number") throw validationError({ recorderSiteId: siteRequiredMessage });
     if (!mayUseSite(user, siteId)) throw validationError({ recorderSiteId: notAssignedToSiteMessage });
+    await checkDuplicates(tx, user, { ...identity, siteId }, null);
     return newPatientColumns(tx, input, siteId);
   },
   writeChildren: async (id, input, { tx, existing }) =>

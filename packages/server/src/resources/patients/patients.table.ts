@@ -71,6 +71,16 @@ export const patients = pgTable(
       t.id,
     ),
     index("patients_birth_date_idx").on(t.birthDate),
+    // No duplicate patients (issue 46, migration 0024): the save's checks find another patient with
+    // the same SSN (folded by ssn_fold: no case, spaces or punctuation) anywhere, and one with the same
+    // name and birth date (folded by search_fold, trimmed) at the site, each from its index.
+    index("patients_ssn_fold_idx").on(sql`ssn_fold(${t.ssn})`),
+    index("patients_same_name_idx").on(
+      t.recorderSiteId,
+      t.birthDate,
+      sql`search_fold(btrim(${t.lastName}))`,
+      sql`search_fold(btrim(${t.firstName}))`,
+    ),
     trgm("patients", "barcode", t.barcode),
     trgm("patients", "first_name", t.firstName),
     trgm("patients", "last_name", t.lastName),

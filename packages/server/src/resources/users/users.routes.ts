@@ -40,10 +40,13 @@ export function userRoutes(app: FastifyInstance, deps: Deps) {
       const me = currentUser(request);
       const parsed = passwordChangeSchema.safeParse(request.body ?? {});
       const body = (parsed.success ? parsed.data : request.body) as Record<string, string>;
-      const errors = {
-        ...(parsed.success ? {} : zodFieldErrors(parsed.error)),
-        ...validateChange(body),
-      };
+      let ruleErrors = {};
+      try {
+        ruleErrors = validateChange(body);
+      } catch {
+        // Rules written for well-formed data may stumble over malformed input; zod reports that.
+      }
+      const errors = { ...(parsed.success ? {} : zodFieldErrors(parsed.error)), ...ruleErrors };
       if (Object.keys(errors).length > 0) throw validationError(errors);
       // The current password is checked like a sign-in's (issue 46): a wrong one is a failed sign-in
       // of the account, and at the account's limit even the right one is refused.

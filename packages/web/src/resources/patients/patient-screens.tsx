@@ -5,16 +5,19 @@ import {
   contactTypes,
   isActiveStatus,
   type ListData,
+  lookupPageSizes,
   type Patient,
   type PatientContactInput,
   type PatientInput,
   type PatientListRow,
+  type PatientLookupRow,
   type ProtocolDeviationListRow,
   patientName,
   patientStatuses,
   preparePatientForSave,
   type Site,
   type SiteOption,
+  sameNamePatientMessage,
   sexes,
   statusDetailsMaxLength,
   toIsoDate,
@@ -28,7 +31,7 @@ import { getConfig } from "../../app/config";
 import { useActiveSite } from "../../app/site";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { type FieldSpec, FormField } from "../../screens/FormFields";
-import { type FormDescription, FormScreen } from "../../screens/FormScreen";
+import { type FormDescription, FormScreen, type SaveQuestion } from "../../screens/FormScreen";
 import type { ListDescription } from "../../screens/ListScreen";
 import { NoSiteChosen, siteScopedList } from "../../screens/site-scoped";
 import type { FormApi } from "../../screens/useFormState";
@@ -170,6 +173,39 @@ function PatientFields({ form, phoneCountry }: { form: FormApi<Form>; phoneCount
   );
 }
 
+/**
+ * A patient of the same name and birth date at the site is asked about before the save (issue 46,
+ * point 4): "Save anyway" sends the save with `confirmDuplicate`, without which the server answers
+ * 409 (it asks too, for a patient saved meanwhile). The site's patients of that name and birth date
+ * are looked up as the server compares them (the list's birthDate, firstName and lastName filters:
+ * trimmed, in any case, without accents). An edit that keeps its name and birth date finds itself
+ * among them and is not asked, as the server does not ask it. An SSN another patient has is the
+ * server's to refuse, on the SSN field.
+ */
+export async function confirmSameName(data: Form): Promise<SaveQuestion | null> {
+  const detail = data.patientDetail;
+  const siteId = data.recorderSiteId;
+  if (data.confirmDuplicate || typeof siteId !== "number" || !detail?.birthDate) return null;
+  if (!detail.firstName.trim() || !detail.lastName.trim()) return null;
+  const found = await api.get<ListData<PatientLookupRow>>("patients", {
+    format: "select",
+    siteId,
+    birthDate: detail.birthDate,
+    firstName: detail.firstName,
+    lastName: detail.lastName,
+    pagesize: lookupPageSizes.patients,
+  });
+  const other = found.items.find((row) => row.uuid !== data.uuid);
+  if (!other || found.items.some((row) => row.uuid === data.uuid)) return null;
+  // The form sends the very data it asked about when the answer is yes: that save is confirmed.
+  data.confirmDuplicate = true;
+  return {
+    title: "Possible duplicate patient",
+    text: `${sameNamePatientMessage(other.barcode)}. Save this patient anyway?`,
+    confirmLabel: "Save anyway",
+  };
+}
+
 const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<Form> => ({
   resource: "patients",
   createTitle: "Add Patient",
@@ -181,6 +217,7 @@ const formOf = (site: SiteOption, phoneCountry: string | null): FormDescription<
   },
   // Phones normalised, empty contacts left out, and the record is the active site's (spec §4 Patient).
   prepare: (data) => ({ ...preparePatientForSave(data, phoneCountry), recorderSiteId: site.id }),
+  confirmSave: confirmSameName,
   fields: (form) => <PatientFields form={form} phoneCountry={phoneCountry} />,
 });
 
