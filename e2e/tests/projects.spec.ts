@@ -113,7 +113,8 @@ test("create a project through all five tabs: internal code, badges, banner, fir
   await expect(row).toContainText(`NRTHLXAST${id.slice(-3)}`);
   await expect(row).toContainText("II");
   await openView(row);
-  const details = page.locator("dl");
+  // The record's own values (a finance summary beside them is a list of its own, issue 45).
+  const details = page.locator("dl").first();
   for (const text of ["RECRUITING", "Nordic Trials", "Helix Biotech", "Asthma", "Aeroxin", "EUR", "1500.5"]) {
     await expect(details).toContainText(text);
   }
