@@ -6,13 +6,13 @@ import { type DetailDescription, DetailScreen, show } from "../../screens/Detail
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
 import { NoSiteChosen } from "../../screens/site-scoped";
 import { useUrlParams } from "../../screens/url-params";
+import { FilterChips } from "../../ui/filter-chips";
 import type { SelectOption } from "../../ui/select";
 import {
   chosenOf,
   DateFilter,
   EarningStateBadge,
   earningStateLabel,
-  FilterChips,
   FinanceTotals,
   Money,
   positiveId,

@@ -142,46 +142,6 @@ export function StatementStatusBadge({
   );
 }
 
-/**
- * Filter chips kept in the URL (the statuses of a list, as the queries list has them): one pressed at a
- * time, All (null) leaves the parameter out.
- */
-export function FilterChips<V extends string>({
-  legend,
-  chips,
-  chosen,
-  onChoose,
-}: {
-  legend: string;
-  chips: { value: V | null; label: string }[];
-  chosen: V | null;
-  onChoose: (value: V | null) => void;
-}) {
-  return (
-    <fieldset className="flex flex-wrap gap-2">
-      <legend className="sr-only">{legend}</legend>
-      {chips.map(({ value, label }) => {
-        const on = chosen === value;
-        return (
-          <button
-            key={label}
-            type="button"
-            aria-pressed={on}
-            onClick={() => onChoose(value)}
-            className={`inline-flex items-center rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
-              on
-                ? "border-blue-700 bg-blue-700 text-white"
-                : "border-gray-300 bg-white text-gray-800 hover:bg-gray-50"
-            }`}
-          >
-            {label}
-          </button>
-        );
-      })}
-    </fieldset>
-  );
-}
-
 /** A value from the URL if it is one of `values`, else null (All). */
 export const chosenOf = <V extends string>(values: readonly V[], param: string | null): V | null =>
   values.includes(param as V) ? (param as V) : null;

@@ -32,6 +32,7 @@ import { saveErrorText } from "../../screens/useEditor";
 import type { FormApi } from "../../screens/useFormState";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/field";
+import { FilterChips } from "../../ui/filter-chips";
 import { Banner, Panel } from "../../ui/panel";
 import { Spinner } from "../../ui/spinner";
 import { chosenQueryStatus, dateOf, QueryStatusBadge, timeOf } from "./query-parts";
@@ -75,38 +76,6 @@ const statusChips: { value: QueryStatus | null; label: string }[] = [
   { value: null, label: "All" },
 ];
 
-function StatusChips({
-  chosen,
-  onChoose,
-}: {
-  chosen: QueryStatus | null;
-  onChoose: (status: QueryStatus | null) => void;
-}) {
-  return (
-    <fieldset className="flex flex-wrap gap-2">
-      <legend className="sr-only">Show queries that are</legend>
-      {statusChips.map(({ value, label }) => {
-        const on = chosen === value;
-        return (
-          <button
-            key={label}
-            type="button"
-            aria-pressed={on}
-            onClick={() => onChoose(value)}
-            className={`inline-flex items-center rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
-              on
-                ? "border-blue-700 bg-blue-700 text-white"
-                : "border-gray-300 bg-white text-gray-800 hover:bg-gray-50"
-            }`}
-          >
-            {label}
-          </button>
-        );
-      })}
-    </fieldset>
-  );
-}
-
 /**
  * The list: staff see the active site's queries, a monitor those of all their studies (the server
  * scopes them). Queries are raised from a patient visit, so there is no Add; a row opens the detail.
@@ -126,7 +95,12 @@ const listOf = (
   filters: [studyFilter],
   toolbar: () => (
     <div className="flex flex-wrap items-center justify-between gap-3">
-      <StatusChips chosen={chosen.status} onChoose={(status) => change({ status })} />
+      <FilterChips
+        legend="Show queries that are"
+        chips={statusChips}
+        chosen={chosen.status}
+        onChoose={(status) => change({ status })}
+      />
       {/* A visit's "open queries" lead here for that visit alone. */}
       {chosen.patientVisitId !== null && (
         <p role="status" className="flex items-center gap-2 text-sm text-gray-700">

@@ -24,6 +24,7 @@ import { type ParamChanges, useUrlParams } from "../../screens/url-params";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Field } from "../../ui/field";
+import { FilterChips } from "../../ui/filter-chips";
 import { Input } from "../../ui/input";
 import { Pager } from "../../ui/pager";
 import { Banner } from "../../ui/panel";
@@ -122,38 +123,6 @@ function StudyChoice({
         />
       )}
     </Field>
-  );
-}
-
-function StatusChips({
-  chosen,
-  onChoose,
-}: {
-  chosen: SdvStatus | null;
-  onChoose: (status: SdvStatus | null) => void;
-}) {
-  return (
-    <fieldset className="flex flex-wrap gap-2">
-      <legend className="sr-only">Show visits that are</legend>
-      {chips.map(({ value, label }) => {
-        const on = chosen === value;
-        return (
-          <button
-            key={label}
-            type="button"
-            aria-pressed={on}
-            onClick={() => onChoose(value)}
-            className={`inline-flex items-center rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
-              on
-                ? "border-blue-700 bg-blue-700 text-white"
-                : "border-gray-300 bg-white text-gray-800 hover:bg-gray-50"
-            }`}
-          >
-            {label}
-          </button>
-        );
-      })}
-    </fieldset>
   );
 }
 
@@ -392,7 +361,12 @@ export function SourceVerificationScreen() {
         <legend className="sr-only">Filters</legend>
         <StudyChoice value={studyId} onChange={(value) => update({ studyId: value, page: null })} />
       </fieldset>
-      <StatusChips chosen={sdvStatus} onChoose={(value) => update({ sdvStatus: value, page: null })} />
+      <FilterChips
+        legend="Show visits that are"
+        chips={chips}
+        chosen={sdvStatus}
+        onChoose={(value) => update({ sdvStatus: value, page: null })}
+      />
 
       {outcome && (
         <Banner

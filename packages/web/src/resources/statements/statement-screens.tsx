@@ -31,6 +31,7 @@ import type { FormApi } from "../../screens/useFormState";
 import { Button } from "../../ui/button";
 import { ConfirmDialog } from "../../ui/dialog";
 import { Field } from "../../ui/field";
+import { FilterChips } from "../../ui/filter-chips";
 import { Input } from "../../ui/input";
 import { Panel } from "../../ui/panel";
 import type { SelectOption } from "../../ui/select";
@@ -38,7 +39,6 @@ import { Spinner } from "../../ui/spinner";
 import { Td, Th } from "../../ui/table";
 import {
   chosenOf,
-  FilterChips,
   Money,
   ProjectAndSite,
   StatementStatusBadge,
