@@ -307,7 +307,7 @@ describe.each(databaseKinds)("worklist and studyplans exports on %s", (kind) => 
       headers: { authorization: `Bearer ${staffA.accessToken}` },
     });
 
-  it("exports the whole worklist of the site in its order, as the screen writes dates and states", async () => {
+  it("exports the whole worklist of the site in its order, dates as ISO dates, the window in two columns", async () => {
     for (const direction of ["asc", "desc"]) {
       const res = await exportOf("worklist", {
         ...query,
@@ -318,7 +318,8 @@ describe.each(databaseKinds)("worklist and studyplans exports on %s", (kind) => 
       expect(res.statusCode).toBe(200);
       expect(res.headers["content-disposition"]).toMatch(/filename="worklist-\d{4}-\d{2}-\d{2}\.csv"/);
       const rows = plainRows(res.body);
-      expect(rows[0]).toEqual(["Patient", "Visit", "Window", "Expected", "State"]);
+      // The screen's Window is two columns, each a date a spreadsheet sorts (issue 46, point 10).
+      expect(rows[0]).toEqual(["Patient", "Visit", "Window start", "Window end", "Expected", "State"]);
       const listed: string[] = [];
       for (let page = 1; ; page++) {
         const list = await t.request<WorklistData>({
@@ -340,15 +341,26 @@ describe.each(databaseKinds)("worklist and studyplans exports on %s", (kind) => 
     expect(rows[1]).toEqual([
       expect.stringMatching(/ \(.+-\d{6}\)$/),
       "Screening",
-      "1 Mar 2026",
-      "1 Mar 2026",
+      "2026-03-01",
+      "2026-03-01",
+      "2026-03-01",
+      "Overdue",
+    ]);
+    // Week 2 (day 14 ± 2) of an assignment started on 1 March.
+    expect(rows.find((row) => row[1] === "Week 2")?.slice(1)).toEqual([
+      "Week 2",
+      "2026-03-13",
+      "2026-03-17",
+      "2026-03-15",
       "Overdue",
     ]);
   });
 
   it("keeps the worklist export to the user's sites and refuses unknown columns", async () => {
     const other = await exportOf("worklist", { ...query, siteId: "999999", columns: worklistColumns });
-    expect(plainRows(other.body)).toEqual([["Patient", "Visit", "Window", "Expected", "State"]]);
+    expect(plainRows(other.body)).toEqual([
+      ["Patient", "Visit", "Window start", "Window end", "Expected", "State"],
+    ]);
     const unknown = await exportOf("worklist", { columns: '[["patientUuid","Uuid"]]' });
     expect(unknown.statusCode).toBe(400);
     expect((await exportOf("worklist", { columns: worklistColumns, page: "1" })).statusCode).toBe(400);

@@ -258,6 +258,7 @@ describe.each(databaseKinds)("monitors on %s", (kind) => {
       "GET /api/source-verification/export",
       "GET /api/studies/{uuid}/visits",
       "GET /api/patient-visit-summary/{studyUuid}",
+      "GET /api/patient-visit-summary/{studyUuid}/export",
       "GET /api/audit",
       "GET /api/me",
       "GET /api/me/menu",

@@ -15,11 +15,20 @@ import { studyPatients } from "../src/resources/study-patients/study-patients.ta
 import { visitSummaryOutdated } from "../src/resources/visit-summary/visit-summary.routes";
 import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
 import {
+  createMonitor,
+  createMonitorAssignment,
+  createPartner,
   createPatient,
+  createPatientVisit,
+  createProject,
   createSite,
   createStudy,
+  createStudyPatient,
   createStudyplan,
+  createTherapyArea,
+  createTherapyCategory,
   createVisit,
+  defaultPassword,
   patientInput,
 } from "../src/seed/factories";
 import { bulkLoad, databaseKinds, type Session, startApp, type TestApp } from "./helpers";
@@ -358,6 +367,158 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     expect((await summary(undefined)).status).toBe(401);
   });
 
+  /** The summary's CSV export (issue 46, point 10), as a signed-in user (or nobody) asks for it. */
+  const exportOf = (session: Session | undefined, query = "", uuid = study.uuid) =>
+    t.app.inject({
+      method: "GET",
+      url: `/api/patient-visit-summary/${uuid}/export${query}`,
+      headers: session ? { authorization: `Bearer ${session.accessToken}` } : {},
+    });
+  /** A CSV body's rows of cells (RFC 4180: quoted cells unquoted; no cell holds a line break). */
+  const csvRows = (body: string) =>
+    body
+      .replace(/^\uFEFF/, "")
+      .split("\r\n")
+      .filter(Boolean)
+      .map((line) =>
+        [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(([, cell = ""]) =>
+          cell.startsWith('"') ? cell.slice(1, -1).replace(/""/g, '"') : cell,
+        ),
+      );
+
+  it("exports the grid as CSV: Nr., Screen Nr, Name, then each visit's date or available with its state", async () => {
+    const res = await exportOf(admin, "?asOf=2025-03-20");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers["content-disposition"]).toMatch(/filename="visit-summary-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    // The grid's columns and order: the plan's visits, then the others by id; a cell without a record
+    // or window reads "available", as the grid's.
+    expect(csvRows(res.body)).toEqual([
+      ["Nr.", "Screen Nr", "Name", "Week 4", "Screening", "Randomisation", "Phone call"],
+      [
+        "1",
+        "S-001",
+        "Nagy Béla",
+        "available (Not applicable)",
+        "available (Not applicable)",
+        "available (Not applicable)",
+        "available",
+      ],
+      ["2", "S-002", "Kiss Anna", "2025-03-17 (Booked)", "2025-03-03 (Booked)", "available", "available"],
+      [
+        "3",
+        "S-003",
+        "Tóth Csaba",
+        "available (Unscheduled)",
+        "available (Unscheduled)",
+        "available",
+        "2025-04-01 (Booked)",
+      ],
+    ]);
+  });
+
+  it("exports only the patients of the user's sites, never another site's, however the site is asked", async () => {
+    const barcodes = async (session: Session, query = "") => {
+      const res = await exportOf(session, query);
+      expect(res.statusCode).toBe(200);
+      return { rows: csvRows(res.body), body: res.body };
+    };
+    const a = await barcodes(staffA, "?asOf=2025-03-20");
+    expect(a.rows.slice(1).map((row) => row[2])).toEqual(["Nagy Béla", "Kiss Anna"]);
+    expect(a.body).not.toContain("Tóth");
+    expect(a.body).not.toContain("S-003");
+    // Asking for the other site's patients gives the header alone.
+    const [siteB] = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select recorder_site_id as id from patients where id = ${patient.b1.id}`,
+    );
+    const foreign = await barcodes(staffA, `?siteId=${siteB?.id}`);
+    expect(foreign.rows).toEqual([
+      ["Nr.", "Screen Nr", "Name", "Week 4", "Screening", "Randomisation", "Phone call"],
+    ]);
+    const b = await barcodes(staffB);
+    expect(b.rows.slice(1).map((row) => row.slice(0, 3))).toEqual([["1", "S-003", "Tóth Csaba"]]);
+    expect(b.body).not.toMatch(/Kiss|Nagy/);
+    expect((await barcodes(nobody)).rows).toHaveLength(1);
+    // An unknown study is not found; without sign-in, nothing.
+    expect((await exportOf(admin, "", newUuid("studies"))).statusCode).toBe(404);
+    expect((await exportOf(undefined)).statusCode).toBe(401);
+    expect((await exportOf(admin, "?compact=true")).statusCode).toBe(400);
+  });
+
+  it("exports a monitor the sites of their assignment by barcode, never a name, and only overdue patients when asked", async () => {
+    const db = t.database.db;
+    const category = await createTherapyCategory(db);
+    const area = await createTherapyArea(db, category.id);
+    const [siteX, siteY] = [await createSite(db), await createSite(db)];
+    const project = await createProject(
+      db,
+      {
+        croId: (await createPartner(db, { cro: true })).id,
+        sponsorId: (await createPartner(db, { sponsor: true })).id,
+        therapyAreaId: area.id,
+        siteIds: [siteX.id, siteY.id],
+      },
+      { protocolNr: "VS-2025-004" },
+    );
+    const monitored = await createStudy(db, project, { variant: "NORMAL" });
+    const [day0, week2] = [
+      await createVisit(db, monitored.id, { name: "Day 0" }),
+      await createVisit(db, monitored.id, { name: "Week 2" }),
+    ];
+    await createStudyplan(db, monitored.id, [day0.id, week2.id], [[14, 2, 2]]);
+    const enrol = async (siteId: number, lastName: string, screenNr: string, startDate: string) => {
+      const p = await createPatient(db, siteId, {
+        patientDetail: { ...patientInput(siteId).patientDetail, firstName: "Zita", lastName },
+      });
+      await createStudyPatient(db, { patientId: p.id, studyId: monitored.id }, { screenNr, startDate });
+      return p;
+    };
+    // On 20 Mar: M-1's Day 0 and Week 2 are overdue; M-3 had Day 0 and Week 2 is ahead; M-2 is at Y.
+    const overdue = await enrol(siteX.id, "Secretname", "M-1", "2025-03-01");
+    await enrol(siteY.id, "Elsewhere", "M-2", "2025-03-01");
+    const onTime = await enrol(siteX.id, "Hiddenname", "M-3", "2025-03-10");
+    await createPatientVisit(
+      db,
+      { patientId: onTime.id, studyId: monitored.id, visitId: day0.id },
+      { visitDate: "2025-03-10" },
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    const m = await createMonitor(db, { password: defaultPassword, password2: defaultPassword });
+    await createMonitorAssignment(db, {
+      monitorId: m.id,
+      studyId: monitored.id,
+      siteIds: [siteX.id],
+      accessFrom: "2025-01-01",
+      accessTo: today,
+    });
+    const monitor = await t.signIn(m.email, defaultPassword);
+
+    const all = await exportOf(monitor, "?asOf=2025-03-20", monitored.uuid);
+    expect(all.statusCode).toBe(200);
+    expect(csvRows(all.body)).toEqual([
+      ["Nr.", "Screen Nr", "Barcode", "Day 0", "Week 2"],
+      ["1", "M-1", overdue.barcode, "available (Overdue)", "available (Overdue)"],
+      ["2", "M-3", onTime.barcode, "2025-03-10 (Done)", "available (Upcoming, expected 2025-03-24)"],
+    ]);
+    expect(all.body).not.toMatch(/Secretname|Hiddenname|Elsewhere|Zita|M-2/);
+    // The screen's "Only patients with overdue visits", numbered as the grid numbers its rows.
+    const only = await exportOf(monitor, "?asOf=2025-03-20&overdue=true", monitored.uuid);
+    expect(csvRows(only.body).slice(1)).toEqual([
+      ["1", "M-1", overdue.barcode, "available (Overdue)", "available (Overdue)"],
+    ]);
+    // Staff and administrators read the names; a monitor of no assignment to the study, nothing.
+    const named = csvRows((await exportOf(admin, "?asOf=2025-03-20", monitored.uuid)).body);
+    expect(named.map((row) => row[2])).toEqual([
+      "Name",
+      "Secretname Zita",
+      "Elsewhere Zita",
+      "Hiddenname Zita",
+    ]);
+    expect((await exportOf(monitor, "?asOf=2025-03-20")).statusCode).toBe(404);
+  });
+
   describe("a study with 2,000 patients and 40 visits", () => {
     const patientCount = 2000;
     const visitCount = 40;
@@ -426,6 +587,26 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       expect(compact.body.data.rows).toHaveLength(patientCount);
       expect(decodeVisitSummary(compact.body.data)).toEqual(plain.body.data);
       expect(JSON.stringify(compact.body).length).toBeLessThan(JSON.stringify(plain.body).length / 4);
+    });
+
+    it("exports every row and cell of it as CSV, numbered on through its batches", async () => {
+      const res = await exportOf(admin, "?asOf=2025-06-01", big.uuid);
+      expect(res.statusCode).toBe(200);
+      const rows = csvRows(res.body);
+      expect(rows).toHaveLength(patientCount + 1);
+      expect(rows[0]).toHaveLength(3 + visitCount);
+      expect(rows[0][3]).toBe(`Visit ${visitCount}`);
+      expect(rows.slice(1).map((row) => row[0])).toEqual(
+        Array.from({ length: patientCount }, (_, i) => String(i + 1)),
+      );
+      expect(rows[1].slice(1, 3)).toEqual([
+        expect.stringMatching(/^SCR-\d{6}$/),
+        expect.stringMatching(/^Last \d+ First \d+$/),
+      ]);
+      // Every cell has its visit's date.
+      expect(
+        rows.slice(1).every((row) => row.slice(3).every((cell) => /^\d{4}-\d{2}-\d{2} \(/.test(cell))),
+      ).toBe(true);
     });
   });
 });

@@ -435,6 +435,96 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     expect((await t.request({ method: "GET", url: "/api/worklist" })).status).toBe(401);
   });
 
+  it("exports dates as ISO dates, the window in columns of its own beside the expected date, a booking's notes apart (issue 46, point 10)", async () => {
+    const db = t.database.db;
+    const site = await createSite(db);
+    const planned = await plannedStudy("WL-2026-CSV");
+    const patient = await createPatient(db, site.id, {
+      patientDetail: { ...patientInput(site.id).patientDetail, lastName: "Táblázat", firstName: "Ilona" },
+    });
+    await createStudyPatient(
+      db,
+      { patientId: patient.id, studyId: planned.study.id },
+      { startDate: "2026-03-01" },
+    );
+    // Week 2's window is 13–17 March: booked for the 25th, outside it.
+    const booked = await t.request({
+      method: "POST",
+      url: "/api/patient-visits",
+      session: admin,
+      payload: patientVisitInput(
+        { patientId: patient.id, studyId: planned.study.id, visitId: planned.visitIds[1] as number },
+        { visitDate: "2026-03-25", visitStatus: "BOOKED", visitResult: null },
+      ),
+    });
+    expect(booked.status).toBe(201);
+    // The screen's columns, as its Export CSV sends them.
+    const screenColumns = [
+      ["patientName", "Patient"],
+      ["visitName", "Visit"],
+      ["windowEnd", "Window"],
+      ["expectedDate", "Expected"],
+      ["state", "State"],
+      ["visitDate", "Booked for"],
+    ];
+    const exported = async (asOf: string, columns = screenColumns) => {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/worklist/export?${new URLSearchParams({ siteId: String(site.id), asOf, to: "2026-05-01", columns: JSON.stringify(columns) })}`,
+        headers: { authorization: `Bearer ${admin.accessToken}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.body
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .filter(Boolean)
+        .map((line) => line.split(","));
+    };
+    const name = `Táblázat Ilona (${patient.barcode})`;
+    expect(await exported("2026-03-14")).toEqual([
+      ["Patient", "Visit", "Window start", "Window end", "Expected", "State", "Booked for", "Booking note"],
+      [name, "Screening", "2026-03-01", "2026-03-01", "2026-03-01", "Overdue", "", ""],
+      [
+        name,
+        "Week 2",
+        "2026-03-13",
+        "2026-03-17",
+        "2026-03-15",
+        "Booked",
+        "2026-03-25",
+        "Outside the planned window",
+      ],
+      [name, "Week 6", "2026-04-09", "2026-04-15", "2026-04-12", "Upcoming", "", ""],
+    ]);
+    // Its day passed without an outcome: overdue, the booking's date and both notes kept.
+    const passed = await exported("2026-03-26");
+    expect(passed[2]).toEqual([
+      name,
+      "Week 2",
+      "2026-03-13",
+      "2026-03-17",
+      "2026-03-15",
+      "Overdue",
+      "2026-03-25",
+      "Outside the planned window. Booked date passed: record the outcome",
+    ]);
+    // Asked by their own keys, the window's ends are one column each under the titles given.
+    expect(
+      await exported("2026-03-14", [
+        ["visitName", "Visit"],
+        ["windowStart", "From"],
+        ["windowEnd", "To"],
+        ["visitDate", "Date"],
+        ["bookingNote", "Note"],
+      ]),
+    ).toEqual([
+      ["Visit", "From", "To", "Date", "Note"],
+      ["Screening", "2026-03-01", "2026-03-01", "", ""],
+      ["Week 2", "2026-03-13", "2026-03-17", "2026-03-25", "Outside the planned window"],
+      ["Week 6", "2026-04-09", "2026-04-15", "", ""],
+    ]);
+  });
+
   it("refuses bad days, states and parameters with field errors", async () => {
     for (const [query, field] of [
       ["asOf=2026-02-30", "asOf"],

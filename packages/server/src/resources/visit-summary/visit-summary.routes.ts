@@ -5,9 +5,13 @@ import {
   planColumns,
   type SdvStatus,
   toIsoDate,
+  type VisitSummaryCell,
   type VisitSummaryRow,
   type VisitSummaryVisit,
+  visitStateLabel,
+  visitSummaryAvailable,
   visitSummaryDayZero,
+  visitSummaryDecoder,
   visitSummaryRow,
 } from "@trialdesk/domain";
 import { and, eq, sql } from "drizzle-orm";
@@ -17,14 +21,15 @@ import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
 import { type Db, queryRows } from "../../db/client";
 import type { Deps } from "../../deps";
+import { sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { badRequest, notFound } from "../../http/errors";
-import { answers, day } from "../../http/openapi-responses";
+import { answers, csvAnswer, day } from "../../http/openapi-responses";
 import { column, monitorSeesSite, monitorSeesStudy } from "../monitor-assignments/monitor-scope";
 import { booleanParam } from "../params";
 import { sdvStatusSql } from "../patient-visits/sdv-columns";
 import { patients } from "../patients/patients.table";
-import { parseQuery } from "../resource";
+import { exportBatchSize, parseQuery } from "../resource";
 import { inSites } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -44,6 +49,12 @@ const query = z.strictObject({
     .positive("Site must be a number")
     .max(2_147_483_647, "Site must be a number")
     .optional(),
+});
+
+/** The export takes the summary's day, site and the screen's one filter (issue 46, point 10). */
+const exportQuery = query.omit({ compact: true, dayZero: true }).extend({
+  /** Only the patients with a visit overdue on asOf, as the screen's "Only patients with overdue visits". */
+  overdue: booleanParam.optional(),
 });
 
 /**
@@ -223,6 +234,29 @@ const summaryAnswer = answers(
  */
 export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  /**
+   * The study's summary as the user may see it: a monitor only a study of their current assignments
+   * (else 404, as an unknown study), its columns, and the rows of the patients the user sees.
+   */
+  async function summaryOf(user: SessionUser, studyUuid: string, siteId: number | undefined) {
+    const [study] = await deps.db
+      .select({ id: studies.id })
+      .from(studies)
+      .where(
+        and(
+          eq(studies.uuid, studyUuid),
+          user.kind === "monitor" ? monitorSeesStudy(sql`${user.id}`, column("studies", "id")) : undefined,
+        ),
+      );
+    if (!study) throw notFound("Study not found");
+    const [columns, rows] = await Promise.all([
+      studyVisits(deps.db, study.id),
+      patientRows(deps.db, study.id, user, siteId),
+    ]);
+    return { study, columns, rows };
+  }
+
   app.get(
     "/api/patient-visit-summary/:studyUuid",
     {
@@ -236,21 +270,8 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
       // A screen of an earlier build (a tab open since before an update) would read the cells' days
       // from another day and show wrong dates: it is told to reload instead (decision 183).
       if (q.compact === "true" && q.dayZero !== visitSummaryDayZero) throw badRequest(visitSummaryOutdated);
-      const [study] = await deps.db
-        .select({ id: studies.id })
-        .from(studies)
-        .where(
-          and(
-            eq(studies.uuid, studyUuid),
-            user.kind === "monitor" ? monitorSeesStudy(sql`${user.id}`, column("studies", "id")) : undefined,
-          ),
-        );
-      if (!study) throw notFound("Study not found");
       const asOf = q.asOf ?? toIsoDate(new Date());
-      const [columns, rows] = await Promise.all([
-        studyVisits(deps.db, study.id),
-        patientRows(deps.db, study.id, user, q.siteId),
-      ]);
+      const { study, columns, rows } = await summaryOf(user, studyUuid, q.siteId);
       const sdv = await sdvMarks(
         deps.db,
         study.id,
@@ -266,4 +287,64 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
       return send(request, reply, q.compact === "true" ? compact : decodeVisitSummary(compact));
     },
   );
+
+  /**
+   * GET /api/patient-visit-summary/{studyUuid}/export?asOf=&siteId=&overdue= (issue 46, point 10): the
+   * grid as CSV, scoped as the grid is (the same rows, in its order): Nr., Screen Nr, Name (Barcode for
+   * a monitor, who never reads names), then one column per study visit under its name, each cell as
+   * the grid shows it (summaryCellText).
+   */
+  app.get(
+    "/api/patient-visit-summary/:studyUuid/export",
+    {
+      config: { monitors: true },
+      schema: { params, querystring: exportQuery, tags: ["patient-visit-summary"], response: csvAnswer },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const q = parseQuery(exportQuery, request.query);
+      const asOf = q.asOf ?? toIsoDate(new Date());
+      const { columns, rows } = await summaryOf(user, request.params.studyUuid, q.siteId);
+      const monitor = user.kind === "monitor";
+      const decode = visitSummaryDecoder({ studyVisits: columns, asOf, dayZero: visitSummaryDayZero });
+      const header = ["Nr.", "Screen Nr", monitor ? "Barcode" : "Name", ...columns.map((c) => c.visitName)];
+      // Decoded a batch at a time as the client takes the file: 80,000 cells are not held as text at once.
+      async function* batches() {
+        let nr = 0;
+        for (let start = 0; start < rows.length; start += exportBatchSize) {
+          const profiles = rows.slice(start, start + exportBatchSize).map(decode);
+          const shown =
+            q.overdue === "true"
+              ? profiles.filter((p) => p.visits.some((cell) => cell.state === "overdue"))
+              : profiles;
+          yield shown.map((p) => {
+            const cells = new Map(p.visits.map((cell) => [cell.visitId, cell]));
+            return [
+              String(++nr),
+              p.screenNr ?? "",
+              monitor ? p.barcode : `${p.lastName} ${p.firstName}`,
+              ...columns.map((c) => summaryCellText(cells.get(c.id))),
+            ];
+          });
+        }
+      }
+      return sendCsv(reply, "visit-summary", header, batches());
+    },
+  );
+}
+
+/**
+ * A summary cell in the CSV, as the grid shows it: the visit date (yyyy-MM-dd), else "available"; then,
+ * where the grid shows one, the state in brackets, with the expected date of an upcoming visit and the
+ * deviation on file of a missed or out-of-window one: "2025-03-27 (Booked outside the window)",
+ * "available (Upcoming, expected 2026-04-15)".
+ */
+function summaryCellText(cell: VisitSummaryCell | undefined): string {
+  if (!cell) return visitSummaryAvailable;
+  const notes = [
+    `${visitStateLabel(cell.state)}${cell.bookedOutsideWindow ? " outside the window" : ""}`,
+    cell.state === "upcoming" && cell.expectedDate && `expected ${cell.expectedDate}`,
+    (cell.state === "missed" || cell.state === "out-of-window") && "protocol deviation on file",
+  ].filter(Boolean);
+  return `${cell.visitDate ?? visitSummaryAvailable} (${notes.join(", ")})`;
 }

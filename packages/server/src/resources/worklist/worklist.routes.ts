@@ -6,14 +6,12 @@ import {
   defaultWorklistStates,
   isValidIsoDate,
   maxPageSize,
-  shortDate,
   toIsoDate,
   visitStateLabel,
   visitStateValues,
   type WorklistData,
   type WorklistRow,
   type WorklistState,
-  windowText,
   worklistHorizonDays,
   worklistStates,
 } from "@trialdesk/domain";
@@ -23,7 +21,7 @@ import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
 import { type Db, queryRows, readsOf } from "../../db/client";
 import type { Deps } from "../../deps";
-import { cellText, parseCsvColumns, sendCsv } from "../../http/csv";
+import { type CsvColumn, cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
 import { patients } from "../patients/patients.table";
@@ -73,24 +71,54 @@ const exportQuery = query.omit({ page: true, pagesize: true }).extend({
   columns: z.string().max(20_000).describe("JSON list of [key, title] pairs").optional(),
 });
 
-/** The worklist's columns as its screen shows them: a window and dates in words, the state's label. */
+/** Booked for shows a booking's date, and its notes, while it is booked or its day has passed. */
+const bookingShown = (row: WorklistRow) =>
+  (row.state === "booked" || row.bookingPassed) && Boolean(row.visitDate);
+
+/**
+ * The worklist's columns in a spreadsheet (issue 46, point 10): the patient and the state's label as
+ * the screen shows them, every date as an ISO date (yyyy-MM-dd, which a spreadsheet reads as a date and
+ * sorts), and nothing but the date in a date's cell: a booking's notes go to a column of their own.
+ */
 const worklistText: Record<string, (row: WorklistRow) => string> = {
   patientName: (row) => `${row.patientName} (${row.barcode})`,
-  windowEnd: (row) => windowText(row),
-  expectedDate: (row) => (row.expectedDate ? shortDate(row.expectedDate) : ""),
+  windowStart: (row) => row.windowStart ?? "",
+  windowEnd: (row) => row.windowEnd ?? "",
+  expectedDate: (row) => row.expectedDate ?? "",
   state: (row) => visitStateLabel(row.state),
-  visitDate: (row) =>
-    row.bookingPassed && row.visitDate
-      ? `${shortDate(row.visitDate)} (${bookingPassedText})`
-      : row.state === "booked" && row.visitDate
-        ? `${shortDate(row.visitDate)}${row.bookedOutsideWindow ? " (outside the planned window)" : ""}`
-        : "",
+  visitDate: (row) => (bookingShown(row) ? (row.visitDate ?? "") : ""),
+  bookingNote: (row) =>
+    bookingShown(row)
+      ? [row.bookedOutsideWindow && "Outside the planned window", row.bookingPassed && bookingPassedText]
+          .filter(Boolean)
+          .join(". ")
+      : "",
   daysOutside: (row) => daysOutsideText(row.daysOutside),
 };
 const worklistColumns = new Set([
   ...Object.keys(worklistText),
-  ...["barcode", "screenNr", "studyName", "visitName", "windowStart", "visitStatus", "deviationStatus"],
+  ...["barcode", "screenNr", "studyName", "visitName", "visitStatus", "deviationStatus"],
 ]);
+
+/**
+ * The columns a worklist export writes for the columns asked. The screen's Window column (windowEnd,
+ * asked without windowStart) is two: "Window start" and "Window end", each a date; Booked for
+ * (visitDate, asked without bookingNote) is followed by "Booking note". Asked for by key, each is one
+ * column under the title given.
+ */
+function worklistExportColumns(asked: CsvColumn[]): CsvColumn[] {
+  const has = (key: string) => asked.some((column) => column.key === key);
+  return asked.flatMap((column) => {
+    if (column.key === "windowEnd" && !has("windowStart"))
+      return [
+        { key: "windowStart", title: "Window start" },
+        { key: "windowEnd", title: "Window end" },
+      ];
+    if (column.key === "visitDate" && !has("bookingNote"))
+      return [column, { key: "bookingNote", title: "Booking note" }];
+    return [column];
+  });
+}
 
 /** The sites whose visits the call may see: the one asked for if the user has it, else all of theirs. */
 function siteScope(user: SessionUser, siteId: number | undefined): SQL {
@@ -341,7 +369,8 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
 
   /**
    * GET /api/worklist/export: the whole worklist the call means as CSV (issue 15), in its order, read
-   * in batches after the last row's window end and id, written as the screen shows the columns.
+   * in batches after the last row's window end and id; dates as ISO dates, the window in two columns
+   * (worklistExportColumns, issue 46).
    */
   app.get(
     "/api/worklist/export",
@@ -349,7 +378,7 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const user = currentUser(request);
       const q = parseQuery(exportQuery, request.query);
-      const columns = parseCsvColumns(q.columns, worklistColumns);
+      const columns = worklistExportColumns(parseCsvColumns(q.columns, worklistColumns));
       const worklist = await worklistOf(user, q);
       const keys = [
         { key: sql`vs.window_end`, nullable: true },

@@ -10,7 +10,7 @@ import {
   type VisitSummaryProfile,
   visitSummaryDayZero,
 } from "@trialdesk/domain";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import { type Call, defaultUser, renderRoutes, signedInAs, stubApi } from "../../screens/test-utils";
 import { VisitSummaryScreen } from "./visit-summary-screen";
@@ -355,8 +355,8 @@ describe("VisitSummaryScreen", () => {
     expect(rows.length).toBeLessThan(60);
     expect(rows[1]).toHaveAttribute("aria-rowindex", "2");
     const region = screen.getByRole("region", { name: "Visit summary grid" });
-    // After the study picker and the overdue toggle, Tab reaches the grid.
-    for (let i = 0; i < 3; i++) await userEvent.tab();
+    // After the study picker, the overdue toggle and Export CSV, Tab reaches the grid.
+    for (let i = 0; i < 4; i++) await userEvent.tab();
     expect(region).toHaveFocus();
   });
 
@@ -495,5 +495,127 @@ describe("source verification in the visit summary (issue 44)", () => {
     expect(screen.queryByText("Please select a site first")).toBeNull();
     const call = calls.find((c) => c.path === `/api/patient-visit-summary/${studyUuid}`);
     expect(call?.search.has("siteId")).toBe(false);
+  });
+});
+
+describe("Export CSV of the visit summary (issue 46, point 10)", () => {
+  const csv = "\uFEFFNr.,Screen Nr,Name,Screening\r\n1,S-001,Kiss Anna,2025-03-03 (Done)\r\n";
+  const objectUrls = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+  afterEach(() => {
+    URL.createObjectURL = objectUrls.create;
+    URL.revokeObjectURL = objectUrls.revoke;
+  });
+
+  /**
+   * The summary's export answered as the server streams it (CSV bytes and a Content-Disposition), or
+   * refused with an error envelope; every other call goes to the stub of the test before it.
+   */
+  function stubExport(answer: "csv" | "error" = "csv") {
+    const envelopeFetch = globalThis.fetch;
+    const calls: { url: URL; headers: Headers }[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: string, init: RequestInit = {}) => {
+        const url = new URL(input, "http://localhost");
+        if (!url.pathname.endsWith("/export")) return envelopeFetch(input, init);
+        calls.push({ url, headers: new Headers(init.headers) });
+        if (answer === "error")
+          return new Response(
+            JSON.stringify({ header: { result: "error", errorMessage: "Study not found" }, data: null }),
+            { status: 404, headers: { "Content-Type": "application/json" } },
+          );
+        return new Response(new TextEncoder().encode(csv), {
+          status: 200,
+          headers: {
+            "Content-Type": "text/csv; charset=utf-8",
+            "Content-Disposition": 'attachment; filename="visit-summary-2026-01-15.csv"',
+          },
+        });
+      }),
+    );
+    return calls;
+  }
+
+  /** What the temporary download link was asked to save (jsdom has no object URLs). */
+  function watchDownloads() {
+    const saved: { download: string; blob: Blob }[] = [];
+    const blobs = new Map<string, Blob>();
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      const href = `blob:test/${blobs.size + 1}`;
+      blobs.set(href, blob);
+      return href;
+    });
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ download: this.download, blob: blobs.get(this.href) as Blob });
+    });
+    return saved;
+  }
+
+  it("downloads the active site's grid from the summary's export route, with the overdue filter when on", async () => {
+    const u = userEvent.setup();
+    answer(summary);
+    const calls = stubExport();
+    const saved = watchDownloads();
+    open();
+    await screen.findByRole("table", { name: "Visit summary" });
+    await u.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url.pathname).toBe(`/api/patient-visit-summary/${studyUuid}/export`);
+    expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({ siteId: "7" });
+    expect(calls[0].headers.get("authorization")).toBe("Bearer token");
+    expect(saved[0].download).toBe("visit-summary-2026-01-15.csv");
+    const bytes = new Uint8Array(await saved[0].blob.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder().decode(bytes.slice(3))).toBe(csv.slice(1));
+
+    // With "Only patients with overdue visits" on, the file holds the rows the grid shows.
+    await u.click(screen.getByRole("checkbox", { name: "Only patients with overdue visits" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Export CSV" })).toBeEnabled());
+    await u.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(Object.fromEntries(calls[1].url.searchParams)).toEqual({ siteId: "7", overdue: "true" });
+  });
+
+  it("asks a monitor's export without a site: the server answers the sites of their assignment", async () => {
+    localStorage.clear();
+    const monitor: SignedInUser = { ...defaultUser, uuid: "mon-3", isAdmin: false, kind: "monitor" };
+    stubApi(
+      signedInAs(monitor, (call) => {
+        if (call.path === `/api/studies/${studyUuid}`) return { data: study };
+        if (call.path === "/api/studies")
+          return { data: { items: [study], pagination: { page: 1, pageSize: 100, total: 1 } } };
+        if (call.path.startsWith("/api/patient-visit-summary/")) return { data: compact(summary) };
+      }),
+    );
+    const calls = stubExport();
+    const saved = watchDownloads();
+    const u = userEvent.setup();
+    open();
+    await screen.findByRole("table", { name: "Visit summary" });
+    await u.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(calls[0].url.pathname).toBe(`/api/patient-visit-summary/${studyUuid}/export`);
+    expect([...calls[0].url.searchParams.keys()]).toEqual([]);
+  });
+
+  it("says why an export failed, and saves nothing", async () => {
+    answer(summary);
+    stubExport("error");
+    const saved = watchDownloads();
+    const u = userEvent.setup();
+    open();
+    await screen.findByRole("table", { name: "Visit summary" });
+    await u.click(screen.getByRole("button", { name: "Export CSV" }));
+    expect(await screen.findByText("Can not export: Study not found")).toBeInTheDocument();
+    expect(saved).toHaveLength(0);
+  });
+
+  it("is not offered for a study that is not found", async () => {
+    answer(null, 404);
+    open();
+    expect(await screen.findByText("Study not found")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Export CSV" })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type CompactVisitSummary,
@@ -22,15 +22,18 @@ import {
   visitTypes,
   windowText,
 } from "@trialdesk/domain";
-import { Check, Circle, RotateCcw } from "lucide-react";
+import { Check, Circle, Download, RotateCcw } from "lucide-react";
 import { memo, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useNavigate, useParams } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { queryKeys, useLookupRows } from "../../api/queries";
 import { useSession } from "../../app/session";
 import { useActiveSite } from "../../app/site";
+import { toast } from "../../app/toast";
+import { saveFile } from "../../screens/ListScreen";
 import { NoSiteChosen } from "../../screens/site-scoped";
 import { useUrlParams } from "../../screens/url-params";
+import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Field } from "../../ui/field";
 import { SearchableSelect } from "../../ui/select";
@@ -226,6 +229,18 @@ function SiteSummary({ siteId, monitor }: { siteId: number | undefined; monitor:
 
   const setOnlyOverdue = (on: boolean) => updateParams({ overdue: on ? "true" : null }, { replace: true });
 
+  // Export CSV (issue 46, point 10): the grid as the server writes it for a spreadsheet, of the same
+  // site and filter; fetched with the session's token and handed to the browser as a file.
+  const exporting = useMutation({
+    mutationFn: () =>
+      api.download(`patient-visit-summary/${studyUuid}/export`, {
+        siteId,
+        overdue: onlyOverdue ? true : undefined,
+      }),
+    onSuccess: ({ blob, filename }) => saveFile(blob, filename ?? "visit-summary.csv"),
+    onError: (error) => toast({ title: `Can not export: ${error.message}`, variant: "destructive" }),
+  });
+
   return (
     <section className="flex flex-col gap-3">
       <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
@@ -243,6 +258,17 @@ function SiteSummary({ siteId, monitor }: { siteId: number | undefined; monitor:
           checked={onlyOverdue}
           onCheckedChange={setOnlyOverdue}
         />
+        {summary.isSuccess && (
+          <Button
+            variant="secondary"
+            onClick={() => exporting.mutate()}
+            disabled={exporting.isPending}
+            aria-busy={exporting.isPending}
+          >
+            {exporting.isPending ? <Spinner /> : <Download aria-hidden="true" className="size-4" />}
+            Export CSV
+          </Button>
+        )}
       </div>
       <Legend withSdv={sdv.size > 0} />
       {summary.isPending && studyUuid ? (
