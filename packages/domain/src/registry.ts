@@ -78,20 +78,30 @@ export const resourceRegistry = {
     access: { write: "monitor" },
     monitors: "write",
   }),
-  projects: entry("prj-", "Project", "Projects", "studies-group", "folder-kanban", { lookupPageSize: 250 }),
+  // Study setup (projects with their finance terms, studies, visits, studyplans) is read by every
+  // signed-in user and written by administrators only (issue 46, point 3; decision 226).
+  projects: entry("prj-", "Project", "Projects", "studies-group", "folder-kanban", {
+    access: adminWrites,
+    lookupPageSize: 250,
+  }),
   // What the site is owed (issue 45): staff of the site and administrators; monitors never.
   earnings: entry("ern-", "Earning", "Earnings", "finance", "coins", { access: { write: "none" } }),
   statements: entry("stm-", "Statement", "Statements", "finance", "receipt-text"),
   payments: entry("pay-", "Payment", "Payments", "finance", "banknote"),
   studies: entry("std-", "Study", "Studies", "studies-group", "flask-conical", {
+    access: adminWrites,
     lookupPageSize: 100,
     monitors: "read",
   }),
   visits: entry("visit-", "Visit", "Visits", "studies-group", "calendar-days", {
+    access: adminWrites,
     lookupPageSize: 100,
     monitors: "read",
   }),
-  studyplans: entry("stp-", "Studyplan", "Studyplans", "studies-group", "list-ordered", { monitors: "read" }),
+  studyplans: entry("stp-", "Studyplan", "Studyplans", "studies-group", "list-ordered", {
+    access: adminWrites,
+    monitors: "read",
+  }),
   "therapy-categories": entry("thc-", "Therapy category", "Therapy categories", "reference-data", "tags", {
     access: publicDetailsAdminWrites,
     lookupPageSize: 1000,

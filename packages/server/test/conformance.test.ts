@@ -114,6 +114,10 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
       const events = await historyLength(name, uuid);
       if (resourceAccess(name).list === "user")
         expect((await t.request({ method: "GET", url: `/api/${name}`, session: staff })).status).toBe(200);
+      if (resourceAccess(name).get !== "admin")
+        expect((await t.request({ method: "GET", url: `/api/${name}/${uuid}`, session: staff })).status).toBe(
+          200,
+        );
       const attempts = [
         await t.request({ method: "POST", url: `/api/${name}`, session: staff, payload: fields }),
         await t.request({
@@ -134,6 +138,18 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
       expect(await historyLength(name, uuid)).toBe(events);
     },
   );
+
+  it("keeps study setup, the projects' finance terms with it, for administrators to write (issue 46, point 3)", () => {
+    // So the test above refuses staff every write of each: a BUD coordinator cannot re-time the
+    // windows of another site's patients, nor change what a visit earns.
+    const setup = ["projects", "studies", "visits", "studyplans"] as const;
+    expect(setup.map((name) => [name, resourceAccess(name)])).toEqual(
+      setup.map((name) => [name, { list: "user", get: "user", write: "admin" }]),
+    );
+    expect(names.filter((name) => resourceAccess(name).write === "admin")).toEqual(
+      expect.arrayContaining([...setup]),
+    );
+  });
 
   it.each(
     names.filter((name) => resourceAccess(name).list === "admin" || resourceAccess(name).get === "admin"),

@@ -16,13 +16,16 @@ import { databaseKinds, resourceClient, type Session, startApp, type TestApp } f
 
 describe.each(databaseKinds)("projects on %s", (kind) => {
   let t: TestApp;
+  let admin: Session;
   let staff: Session;
   let refs: ProjectRefs;
   let codes: { cro: string; sponsor: string; area: string };
   let other: { croId: number; sponsorId: number; both: number; areaId: number; siteId: number };
   beforeAll(async () => {
     t = await startApp(kind);
-    // Study setup is written by any signed-in user, not only administrators.
+    // Study setup, the finance terms included, is written by administrators and read by staff (issue
+    // 46, point 3; the conformance test checks that staff are refused every write).
+    admin = await t.signedInUser({ isAdmin: true });
     staff = await t.signedInUser({ isAdmin: false });
     const db = t.database.db;
     const category = await createTherapyCategory(db);
@@ -46,7 +49,7 @@ describe.each(databaseKinds)("projects on %s", (kind) => {
   const { create, update, list } = resourceClient<ProjectView>(
     () => t,
     "projects",
-    () => staff,
+    () => admin,
   );
   const errorsOf = (res: { body: { header: { fieldErrors: { field: string; message: string }[] } } }) =>
     Object.fromEntries(res.body.header.fieldErrors.map((e) => [e.field, e.message]));
@@ -281,11 +284,11 @@ describe.each(databaseKinds)("projects on %s", (kind) => {
         projectStatusId: 30,
       })
       .returning();
-    const refused = await t.request({ method: "DELETE", url: `${url}/${project.uuid}`, session: staff });
+    const refused = await t.request({ method: "DELETE", url: `${url}/${project.uuid}`, session: admin });
     expect(refused.status).toBe(409);
     expect(refused.body.header.errorMessage).toBe("Project is still used by studies");
     await t.database.db.delete(studies).where(eq(studies.id, study.id));
-    const res = await t.request({ method: "DELETE", url: `${url}/${project.uuid}`, session: staff });
+    const res = await t.request({ method: "DELETE", url: `${url}/${project.uuid}`, session: admin });
     expect(res.body.data).toEqual({ deleted: true });
     const gone = await t.request({ method: "GET", url: `${url}/${project.uuid}`, session: staff });
     expect(gone.status).toBe(404);

@@ -312,6 +312,8 @@ describe.each(databaseKinds)("protocol deviations on %s", (kind) => {
           ]),
           uuid: planUuid,
           version: plan.version,
+          // It changes a recorded visit's state: confirmed, as the editor's Save anyway does (issue 46).
+          confirmWindowChanges: true,
         },
       });
     const wider = await widen(5);

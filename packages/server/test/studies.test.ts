@@ -6,21 +6,24 @@ import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("studies on %s", (kind) => {
   let t: TestApp;
+  let admin: Session;
   let staff: Session;
   let project: Awaited<ReturnType<typeof setUpProject>>;
   beforeAll(async () => {
     t = await startApp(kind);
-    // Study setup is written by any signed-in user, not only administrators.
+    // Study setup is written by administrators and read by staff (issue 46, point 3; the conformance
+    // test checks that staff are refused every write).
+    admin = await t.signedInUser({ isAdmin: true });
     staff = await t.signedInUser({ isAdmin: false });
     project = await setUpProject(t, "ST-2025-001");
   });
   afterAll(() => t.close());
 
   const url = "/api/studies";
-  const create = (payload: object) => t.request<Study>({ method: "POST", url, session: staff, payload });
+  const create = (payload: object) => t.request<Study>({ method: "POST", url, session: admin, payload });
   const get = <T>(path: string) => t.request<T>({ method: "GET", url: path, session: staff });
 
-  it("creates a study for any signed-in user and answers it with its project's names", async () => {
+  it("creates a study and answers it, to staff too, with its project's names", async () => {
     const input = studyInput(project, { variant: "SECONDARY" });
     const res = await create(input);
     expectCreated(res, input.uuid, {
@@ -153,7 +156,7 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
     const other = await setUpProject(t, "UP-2025-003");
     const study = (await create(studyInput(other))).body.data;
     const put = (payload: object) =>
-      t.request<Study>({ method: "PUT", url: `${url}/${study.uuid}`, session: staff, payload });
+      t.request<Study>({ method: "PUT", url: `${url}/${study.uuid}`, session: admin, payload });
     const updated = await put({ ...study, lplv: "2028-01-31" });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ version: 2, lplv: "2028-01-31" });
@@ -161,12 +164,12 @@ describe.each(databaseKinds)("studies on %s", (kind) => {
     expect(stale.status).toBe(409);
 
     await createVisit(t.database.db, study.id, { name: "Screening", visitTypeId: 20 });
-    const refused = await t.request({ method: "DELETE", url: `${url}/${study.uuid}`, session: staff });
+    const refused = await t.request({ method: "DELETE", url: `${url}/${study.uuid}`, session: admin });
     expect(refused.status).toBe(409);
     expect(refused.body.header.errorMessage).toBe("Study is still used by visits");
 
     const spare = (await create(studyInput(other, { variant: "SECONDARY" }))).body.data;
-    const removed = await t.request({ method: "DELETE", url: `${url}/${spare.uuid}`, session: staff });
+    const removed = await t.request({ method: "DELETE", url: `${url}/${spare.uuid}`, session: admin });
     expect(removed.status).toBe(200);
     expect((await get(`${url}/${spare.uuid}`)).status).toBe(404);
   });

@@ -17,11 +17,15 @@ const randomisationMessage = "Randomisation visit type 50 is allowed once per st
 
 describe.each(databaseKinds)("visits on %s", (kind) => {
   let t: TestApp;
+  let admin: Session;
   let staff: Session;
   let study: { id: number; uuid: string };
   let otherStudy: { id: number; uuid: string };
   beforeAll(async () => {
     t = await startApp(kind);
+    // Study setup is written by administrators and read by staff (issue 46, point 3; the conformance
+    // test checks that staff are refused every write).
+    admin = await t.signedInUser({ isAdmin: true });
     staff = await t.signedInUser({ isAdmin: false });
     const project = await setUpProject(t, "VS-2025-001");
     study = await createStudy(t.database.db, project, { variant: "NORMAL" });
@@ -30,9 +34,9 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
   afterAll(() => t.close());
 
   const url = "/api/visits";
-  const create = (payload: object) => t.request<Visit>({ method: "POST", url, session: staff, payload });
+  const create = (payload: object) => t.request<Visit>({ method: "POST", url, session: admin, payload });
   const put = (uuid: string, payload: object) =>
-    t.request<Visit>({ method: "PUT", url: `${url}/${uuid}`, session: staff, payload });
+    t.request<Visit>({ method: "PUT", url: `${url}/${uuid}`, session: admin, payload });
   const get = <T>(path: string) => t.request<T>({ method: "GET", url: path, session: staff });
 
   it("creates a visit and answers it with its type label, study and protocol, mandatory as 0 or 1", async () => {
@@ -218,7 +222,7 @@ describe.each(databaseKinds)("visits on %s", (kind) => {
 
   it("deletes a visit", async () => {
     const visit = (await create(visitInput(study.id, { name: "Unscheduled", visitTypeId: 100 }))).body.data;
-    const res = await t.request({ method: "DELETE", url: `${url}/${visit.uuid}`, session: staff });
+    const res = await t.request({ method: "DELETE", url: `${url}/${visit.uuid}`, session: admin });
     expect(res.status).toBe(200);
     expect((await get(`${url}/${visit.uuid}`)).status).toBe(404);
   });

@@ -53,6 +53,11 @@ export const studyplanSchema = z.strictObject({
   schedule: z.array(scheduleEntrySchema).max(500),
   // Read-only view field; accepted so a loaded plan can be sent back whole, as every record can (issue 46).
   ...viewTexts("studyName"),
+  /**
+   * Input only, never stored (issue 46, point 3): the save goes ahead although it changes the state
+   * of visits already recorded (the editor's "Save anyway"); without it the server asks first (409).
+   */
+  confirmWindowChanges: z.boolean({ error: "Must be true or false" }).optional(),
 });
 export type StudyplanInput = z.infer<typeof studyplanSchema>;
 

@@ -98,7 +98,7 @@ export const projectsResource = defineResource<ProjectInput>({
     phase: projects.phase,
   },
   search: [projects.workingName, projects.protocolNr, projects.internalCode],
-  // Study setup is written by any signed-in user.
+  // Study setup is written by administrators (the registry, decision 226).
   exportText: { phase: (row) => optionLabel(phases, (row.details as { phase: Phase | null }).phase) },
   formats: {
     view: {

@@ -23,7 +23,7 @@ export const studiesResource = defineResource<StudyInput>({
   },
   // The study lookup finds a study by its own or its project's name and code (spec §7).
   search: [studies.workingName, projects.workingName, projects.internalCode],
-  // Study setup is written by any signed-in user.
+  // Study setup is written by administrators (the registry, decision 226).
   formats: {
     view: {
       fields: {

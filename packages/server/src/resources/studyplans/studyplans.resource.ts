@@ -15,6 +15,7 @@ import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
 import { keepVisitSchedules } from "../worklist/visit-schedule";
 import { studyplanScheduleEntries as entries, studyplans } from "./studyplans.table";
+import { askAboutRecordedVisits } from "./window-changes";
 
 type ScheduleEntry = StudyplanInput["schedule"][number];
 
@@ -88,7 +89,7 @@ export const studyplansResource = defineResource<StudyplanInput>({
   },
   defaultSort: "studyId",
   search: [studies.workingName, projects.protocolNr],
-  // Study setup is written by any signed-in user.
+  // Written by administrators only, as all study setup (the registry's access; decision 226).
   listFormat: "per-study",
   // The list's rows are studies, with a plan or without.
   rowKey: studies.id,
@@ -137,6 +138,10 @@ export const studyplansResource = defineResource<StudyplanInput>({
   toRow: async (input, ctx) => {
     const studyId = await studyOf(input, ctx);
     await checkSchedule(ctx.tx, studyId, input.schedule);
+    // A save that changes what recorded visits are asks first (409) unless it says it was asked
+    // (decision 227); the system's own writes (demo seed, factories: no user id) are not asked.
+    if (input.confirmWindowChanges !== true && ctx.user?.id != null)
+      await askAboutRecordedVisits(ctx.tx, studyId, input);
     return { studyId, calculationMode: input.calculationMode ?? defaultCalculationMode };
   },
   /**

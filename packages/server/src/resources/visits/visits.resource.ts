@@ -54,7 +54,7 @@ export const visitsResource = defineResource<VisitInput>({
       where: (id: number) => eq(visits.studyId, id),
     },
   },
-  // Study setup is written by any signed-in user.
+  // Study setup is written by administrators (the registry, decision 226).
   // The list's Type column ("50 Randomisation") and its Mandatory check mark.
   exportText: {
     visitTypeId: (row) => `${row.visitTypeId} ${row.visitType ?? ""}`,

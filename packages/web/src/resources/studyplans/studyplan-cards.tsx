@@ -94,22 +94,28 @@ export function CardBody({
   );
 }
 
-/** A draggable card: the pointer drags the whole card, the keyboard its handle (Space, arrows, Space). */
+/**
+ * A draggable card: the pointer drags the whole card, the keyboard its handle (Space, arrows, Space).
+ * A disabled one (a plan its reader may not save) is not dragged, and its handle is disabled.
+ */
 export function VisitCard({
   visit,
   number,
   pane,
+  disabled = false,
   children,
 }: {
   visit: StudyVisit;
   number: number;
   pane: Pane;
+  disabled?: boolean;
   children: ReactNode;
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({
       id: visit.id,
       data: { pane },
+      disabled,
     });
   return (
     <div
@@ -129,6 +135,7 @@ export function VisitCard({
             ref={setActivatorNodeRef}
             type="button"
             {...attributes}
+            disabled={disabled}
             aria-label={`Drag ${visit.name}`}
             className="cursor-grab rounded text-gray-400 hover:text-gray-700 focus-visible:outline-2 focus-visible:outline-blue-600"
           >

@@ -1,13 +1,18 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { SignedInUser } from "@trialdesk/domain";
 import { describe, expect, it } from "vitest";
 import {
   type Call,
+  defaultUser,
+  envelopeResponse,
   heldBack,
   type Reply,
   renderRoutes,
   saveWhenReady,
+  signedInAs,
   stubApi,
+  stubFetch,
 } from "../../screens/test-utils";
 import { Editor, List } from "./studyplan-screens";
 
@@ -258,5 +263,103 @@ describe("studyplans (issue 15, bugs 6 and 9)", () => {
     expect(row).toHaveTextContent("Studyplan: 3 visits");
     expect(row).toHaveTextContent("Mandatory: 2 of 3 planned");
     expect(row).toHaveTextContent("Incomplete");
+  });
+});
+
+describe("studyplans: study setup is the administrators' (issue 46, point 3)", () => {
+  const question =
+    "This change moves the windows of 12 recorded visits (3 become out of window). Save anyway?";
+  const conflictText = "Someone else changed this record since you opened it.";
+
+  /**
+   * The server as the administrator meets it: a save of the plan without confirmWindowChanges is
+   * asked about (409, the flag named in the detail, as the server words it); a confirmed one saves.
+   */
+  function askingServer() {
+    const answer = signedInAs(defaultUser, answers());
+    return stubFetch(async (call) => {
+      if (call.path === "/config.json") return new Response("{}", { status: 200 });
+      const put = call.path === `/api/studyplans/${planUuid}` && call.method === "PUT";
+      if (put && (call.body as { confirmWindowChanges?: boolean }).confirmWindowChanges !== true) {
+        const refused = await envelopeResponse({ status: 409, errorMessage: question }).json();
+        refused.header.errorDetail = "Send confirmWindowChanges: true to save the studyplan all the same";
+        return new Response(JSON.stringify(refused), {
+          status: 409,
+          headers: { "Content-Type": "application/json" },
+        });
+      }
+      return envelopeResponse((await answer(call)) ?? { status: 404, errorMessage: "Not found" });
+    });
+  }
+
+  it("asks before a save that changes recorded visits: No sends nothing more, Save anyway sends it confirmed", async () => {
+    const u = userEvent.setup();
+    const calls = askingServer();
+    const puts = () => calls.filter((c) => c.method === "PUT");
+    open();
+    await u.click(await screen.findByRole("radio", { name: "From the previous visit" }));
+    await saveWhenReady(u);
+    const dialog = await screen.findByRole("dialog", { name: "Recorded visits change" });
+    expect(dialog).toHaveTextContent(question);
+    // A question, not a failure: neither "someone else changed it" nor an error bar.
+    expect(screen.queryByText(conflictText)).not.toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(puts()).toHaveLength(1);
+    expect(puts()[0].body).not.toHaveProperty("confirmWindowChanges");
+
+    await u.click(within(dialog).getByRole("button", { name: "No" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(puts()).toHaveLength(1);
+    expect(screen.queryByText(conflictText)).not.toBeInTheDocument();
+    // The change is still there to be saved.
+    expect(screen.getByRole("radio", { name: "From the previous visit" })).toBeChecked();
+
+    await saveWhenReady(u);
+    const again = await screen.findByRole("dialog", { name: "Recorded visits change" });
+    await u.click(within(again).getByRole("button", { name: "Save anyway" }));
+    expect(await screen.findByText("Studyplan saved successfully")).toBeInTheDocument();
+    expect(puts()).toHaveLength(3);
+    expect(puts()[2].body).toMatchObject({
+      calculationMode: "previous",
+      version: 2,
+      confirmWindowChanges: true,
+    });
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Reset" })).not.toBeInTheDocument();
+  });
+
+  const coordinator: SignedInUser = { ...defaultUser, isAdmin: false, siteIds: [7], kind: "user" };
+
+  it("shows staff the plan read-only: no Save, Reset or button that changes it, nothing dragged", async () => {
+    const calls = stubApi(signedInAs(coordinator, answers()));
+    open();
+    await waitFor(() =>
+      expect(screen.getByRole("region", { name: /^Studyplan visits/ })).toHaveTextContent("Week 3"),
+    );
+    expect(screen.getByText("Only administrators can change these records.")).toBeVisible();
+    expect(screen.queryByRole("button", { name: "Save" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Reset" })).not.toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "From the previous visit" })).toBeDisabled();
+    expect(screen.queryByRole("button", { name: /^(Move|Remove|Add) / })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: /^Schedule from Screening to Week 2:/ })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Drag Screening" })).toBeDisabled();
+    expect(calls.filter((c) => c.method !== "GET")).toEqual([]);
+  });
+
+  it("lists the plans for staff without Edit, a row opening the plan's detail", async () => {
+    const u = userEvent.setup();
+    stubApi(signedInAs(coordinator, answers()));
+    const { router } = renderRoutes(
+      [
+        { path: "/studyplans", element: <List /> },
+        { path: "/studyplans/:studyplanUuid", element: <p>Plan detail</p> },
+      ],
+      ["/studyplans"],
+    );
+    const row = (await screen.findByText("TD-2025-001_NORMAL")).closest("tr") as HTMLElement;
+    expect(within(row).queryByRole("link", { name: /^Edit / })).not.toBeInTheDocument();
+    expect(within(row).getByRole("link", { name: /^View / })).toBeInTheDocument();
+    await u.click(within(row).getByText("TD-2025-001"));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/studyplans/${planUuid}`));
   });
 });

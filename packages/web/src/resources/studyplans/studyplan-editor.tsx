@@ -27,14 +27,16 @@ import {
   scheduleFromPlan,
 } from "@trialdesk/domain";
 import { ArrowDown, ArrowUp, Minus, Plus, RotateCcw, Save } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../../api/client";
 import { queryKeys, useLookupRows } from "../../api/queries";
 import { toast } from "../../app/toast";
+import { useCanWrite } from "../../screens/navigation";
 import { saveErrorText, useEditor } from "../../screens/useEditor";
 import { useFormState } from "../../screens/useFormState";
 import { Button } from "../../ui/button";
+import { ConfirmDialog } from "../../ui/dialog";
 import { Banner, Panel, PanelHeader } from "../../ui/panel";
 import { LoadingOverlay } from "../../ui/spinner";
 import { CalculationChoice } from "./calculation-choice";
@@ -55,6 +57,14 @@ import { collisionDetection, coordinateGetter } from "./studyplan-drag";
 export type PlanForm = Omit<Partial<StudyplanInput>, "schedule"> & { schedule: ScheduleEntry[] };
 /** GET studyplans/{uuid}: the plan with its study's uuid and working name. */
 export type PlanRecord = PlanForm & { id: number; uuid: string; studyName: string; studyUuid: string };
+/**
+ * The input-only flag of a save that was asked about and confirmed (issue 46, point 3): the server's
+ * 409 that asks names it in its detail, which tells the question apart from "someone else saved it".
+ */
+const confirmFlag = "confirmWindowChanges" satisfies keyof StudyplanInput;
+const isWindowQuestion = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.isConflict && error.detail.includes(confirmFlag);
+
 /** The fields a save sends; the study's working name is only read. */
 const editable = (plan: PlanForm): PlanForm => ({
   id: plan.id,
@@ -161,6 +171,16 @@ export function StudyplanEditor({
   };
 
   const loading = plan.isFetching || study.isFetching || visits.isFetching;
+  // Study setup is the administrators' (the registry's access, decision 226): others see the plan
+  // read-only, without Save, Reset or the buttons that change it.
+  const canWrite = useCanWrite("studyplans");
+  // A save that would change what recorded visits are is asked about first by the server (409 with
+  // how many, decision 227): the question, and the plan it was about, until it is answered.
+  const [question, setQuestion] = useState<{ text: string; data: PlanForm } | null>(null);
+  // The last save failed with that question, not with a conflict or an error of its own: the 409's
+  // banners stay hidden until the next save.
+  const [asked, setAsked] = useState(false);
+  const sending = useRef<PlanForm | null>(null);
   // The generic form's save (field errors, the 409 banner, the guard); the saved plan's edit route next.
   const { ready, saving, send, saveError, conflictBanner, guard } = useEditor<PlanForm>({
     resource: "studyplans",
@@ -175,12 +195,22 @@ export function StudyplanEditor({
       navigate(`/studyplans/${saved.uuid}/edit`, { replace: true });
     },
     onFailed: (error, isNew) => {
+      if (isWindowQuestion(error) && sending.current) {
+        setAsked(true);
+        setQuestion({ text: error.message, data: sending.current });
+        return;
+      }
       if (error instanceof ApiError && error.isConflict && !isNew) return;
       toast({ title: "Error during save", description: saveErrorText(error), variant: "destructive" });
     },
   });
+  const sendPlan = (data: PlanForm) => {
+    sending.current = data;
+    setAsked(false);
+    void send(data);
+  };
   const save = () => {
-    if (ready && !saving) void send(editable(form.formData));
+    if (ready && !saving && canWrite) sendPlan(editable(form.formData));
   };
   const reset = () => {
     form.reset();
@@ -234,121 +264,152 @@ export function StudyplanEditor({
   return (
     <Panel className="relative" aria-labelledby="plan-title">
       <PanelHeader title={title} titleId="plan-title" onBack={() => navigate("/studyplans")}>
-        {form.unsaved && (
+        {form.unsaved && canWrite && (
           <Button variant="secondary" onClick={reset}>
             <RotateCcw aria-hidden="true" className="size-4" />
             Reset
           </Button>
         )}
-        <Button onClick={save} disabled={!ready || saving}>
-          <Save aria-hidden="true" className="size-4" />
-          Save
-        </Button>
+        {canWrite && (
+          <Button onClick={save} disabled={!ready || saving}>
+            <Save aria-hidden="true" className="size-4" />
+            Save
+          </Button>
+        )}
       </PanelHeader>
 
-      {conflictBanner}
+      {!canWrite && (
+        <Banner role="note" tone="note" className="mx-4 mt-3">
+          Only administrators can change these records.
+        </Banner>
+      )}
+      {!asked && conflictBanner}
       {/* Why the last save failed, with the server's field messages (e.g. "The study already has a studyplan"). */}
-      {saveError && (
+      {saveError && !asked && (
         <Banner role="alert" tone="error" className="mx-4 mt-3">
           {saveError.text}
         </Banner>
       )}
 
-      <CalculationChoice
-        value={form.formData.calculationMode ?? "default"}
-        onChange={(mode) => form.setPart("calculationMode", mode)}
-        decreasing={decreasingDays({
-          calculationMode: form.formData.calculationMode ?? "default",
-          schedule: form.formData.schedule,
-        })}
-      />
+      {/* Read-only for those who may not save it: every control inside is disabled. */}
+      <fieldset disabled={!canWrite} className="min-w-0">
+        <CalculationChoice
+          value={form.formData.calculationMode ?? "default"}
+          onChange={(mode) => form.setPart("calculationMode", mode)}
+          decreasing={decreasingDays({
+            calculationMode: form.formData.calculationMode ?? "default",
+            schedule: form.formData.schedule,
+          })}
+        />
 
-      <DndContext
-        sensors={sensors}
-        collisionDetection={collisionDetection}
-        accessibility={{ announcements }}
-        onDragStart={({ active }) => setActiveId(Number(active.id))}
-        onDragOver={onDragOver}
-        onDragEnd={onDragEnd}
-        onDragCancel={() => {
-          setActiveId(null);
-          setOverPane(null);
-        }}
-      >
-        <div className="grid gap-4 p-4 md:grid-cols-2">
-          <PaneBox pane="used" ids={used} highlighted={overPane === "used" && activeId !== null}>
-            {used.map((id, index) => {
-              const visit = byId.get(id);
-              if (!visit) return null;
-              const entry = form.formData.schedule[index];
-              const next = byId.get(used[index + 1]);
-              return (
-                <li key={id}>
-                  <VisitCard visit={visit} number={index + 1} pane="used">
-                    <IconButton
-                      label={`Move ${visit.name} up`}
-                      disabled={index === 0}
-                      onClick={() => setUsed(arrayMove(used, index, index - 1))}
-                    >
-                      <ArrowUp className="size-4" />
-                    </IconButton>
-                    <IconButton
-                      label={`Move ${visit.name} down`}
-                      disabled={index === used.length - 1}
-                      onClick={() => setUsed(arrayMove(used, index, index + 1))}
-                    >
-                      <ArrowDown className="size-4" />
-                    </IconButton>
-                    <IconButton
-                      label={`Remove ${visit.name} from plan`}
-                      onClick={() => move(id, "available", 0)}
-                    >
-                      <Minus className="size-4" />
-                    </IconButton>
-                  </VisitCard>
-                  {next && entry && (
-                    <ScheduleRow
-                      key={`${id}-${next.id}`}
-                      entry={entry}
-                      from={visit.name}
-                      to={next.name}
-                      disabled={activeId !== null}
-                      onSave={(settings) => setStep(index, settings)}
-                    />
-                  )}
-                </li>
-              );
-            })}
-          </PaneBox>
-          <PaneBox
-            pane="available"
-            ids={available}
-            highlighted={overPane === "available" && activeId !== null}
-          >
-            {available.map((id, index) => {
-              const visit = byId.get(id);
-              if (!visit) return null;
-              return (
-                <li key={id}>
-                  <VisitCard visit={visit} number={index + 1} pane="available">
-                    <IconButton label={`Add ${visit.name} to plan`} onClick={() => move(id, "used")}>
-                      <Plus className="size-4" />
-                    </IconButton>
-                  </VisitCard>
-                </li>
-              );
-            })}
-          </PaneBox>
-        </div>
-        <DragOverlay dropAnimation={{ duration: dropAnimationMs, easing: "ease" }}>
-          {activeVisit && (
-            <CardBody visit={activeVisit} number={null} className="shadow-lg ring-2 ring-blue-500" />
-          )}
-        </DragOverlay>
-      </DndContext>
+        <DndContext
+          sensors={sensors}
+          collisionDetection={collisionDetection}
+          accessibility={{ announcements }}
+          onDragStart={({ active }) => setActiveId(Number(active.id))}
+          onDragOver={onDragOver}
+          onDragEnd={onDragEnd}
+          onDragCancel={() => {
+            setActiveId(null);
+            setOverPane(null);
+          }}
+        >
+          <div className="grid gap-4 p-4 md:grid-cols-2">
+            <PaneBox pane="used" ids={used} highlighted={overPane === "used" && activeId !== null}>
+              {used.map((id, index) => {
+                const visit = byId.get(id);
+                if (!visit) return null;
+                const entry = form.formData.schedule[index];
+                const next = byId.get(used[index + 1]);
+                return (
+                  <li key={id}>
+                    <VisitCard visit={visit} number={index + 1} pane="used" disabled={!canWrite}>
+                      {canWrite && (
+                        <>
+                          <IconButton
+                            label={`Move ${visit.name} up`}
+                            disabled={index === 0}
+                            onClick={() => setUsed(arrayMove(used, index, index - 1))}
+                          >
+                            <ArrowUp className="size-4" />
+                          </IconButton>
+                          <IconButton
+                            label={`Move ${visit.name} down`}
+                            disabled={index === used.length - 1}
+                            onClick={() => setUsed(arrayMove(used, index, index + 1))}
+                          >
+                            <ArrowDown className="size-4" />
+                          </IconButton>
+                          <IconButton
+                            label={`Remove ${visit.name} from plan`}
+                            onClick={() => move(id, "available", 0)}
+                          >
+                            <Minus className="size-4" />
+                          </IconButton>
+                        </>
+                      )}
+                    </VisitCard>
+                    {next && entry && (
+                      <ScheduleRow
+                        key={`${id}-${next.id}`}
+                        entry={entry}
+                        from={visit.name}
+                        to={next.name}
+                        disabled={activeId !== null}
+                        onSave={(settings) => setStep(index, settings)}
+                      />
+                    )}
+                  </li>
+                );
+              })}
+            </PaneBox>
+            <PaneBox
+              pane="available"
+              ids={available}
+              highlighted={overPane === "available" && activeId !== null}
+            >
+              {available.map((id, index) => {
+                const visit = byId.get(id);
+                if (!visit) return null;
+                return (
+                  <li key={id}>
+                    <VisitCard visit={visit} number={index + 1} pane="available" disabled={!canWrite}>
+                      {canWrite && (
+                        <IconButton label={`Add ${visit.name} to plan`} onClick={() => move(id, "used")}>
+                          <Plus className="size-4" />
+                        </IconButton>
+                      )}
+                    </VisitCard>
+                  </li>
+                );
+              })}
+            </PaneBox>
+          </div>
+          <DragOverlay dropAnimation={{ duration: dropAnimationMs, easing: "ease" }}>
+            {activeVisit && (
+              <CardBody visit={activeVisit} number={null} className="shadow-lg ring-2 ring-blue-500" />
+            )}
+          </DragOverlay>
+        </DndContext>
+      </fieldset>
 
       <LoadingOverlay show={loading} />
       {guard.dialog}
+      {/* The server's question (decision 227): Save anyway sends the same plan confirmed; No sends nothing. */}
+      <ConfirmDialog
+        open={question !== null}
+        title="Recorded visits change"
+        text={question?.text ?? ""}
+        confirmLabel="Save anyway"
+        cancelLabel="No"
+        busy={saving}
+        onCancel={() => setQuestion(null)}
+        onConfirm={() => {
+          const data = question?.data;
+          setQuestion(null);
+          if (data) sendPlan({ ...data, [confirmFlag]: true });
+        }}
+      />
     </Panel>
   );
 }

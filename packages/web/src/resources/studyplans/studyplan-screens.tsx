@@ -8,6 +8,7 @@ import { useParams } from "react-router";
 import { type DetailDescription, DetailScreen, show } from "../../screens/DetailScreen";
 import { useNewRecordUuid } from "../../screens/FormScreen";
 import { type ListDescription, ListScreen } from "../../screens/ListScreen";
+import { useCanWrite } from "../../screens/navigation";
 import { Badge, type BadgeColor } from "../../ui/badge";
 import { type PlanRecord, StudyplanEditor } from "./studyplan-editor";
 
@@ -21,6 +22,11 @@ const statusColors: Record<StudyplanStatus, BadgeColor> = {
 /** Where a study's row leads: its plan's editor, or a new plan for the study (spec §2.5). */
 const planRoute = (row: StudyplanListRow) =>
   row.studyplanUuid ? `/studyplans/${row.studyplanUuid}/edit` : `/studies/${row.studyUuid}/studyplans/create`;
+/**
+ * Where it leads someone who may not write plans (decision 226): the plan's detail; a study without a
+ * plan leads nowhere (no route: the row is not clickable).
+ */
+const viewRoute = (row: StudyplanListRow) => (row.studyplanUuid ? `/studyplans/${row.studyplanUuid}` : "");
 
 /** The studyplans list (spec §2.5): one row per study, its visit counts and the plan's status. */
 const list: ListDescription<StudyplanListRow> = {
@@ -57,7 +63,7 @@ const list: ListDescription<StudyplanListRow> = {
   options: { add: false },
   rowClick: planRoute,
   editRoute: planRoute,
-  viewRoute: (row) => (row.studyplanUuid ? `/studyplans/${row.studyplanUuid}` : null),
+  viewRoute: (row) => viewRoute(row) || null,
   describe: (row) => `the studyplan of ${row.studyName}`,
 };
 
@@ -107,7 +113,11 @@ const detail: DetailDescription<PlanRecord> = {
   ],
 };
 
-export const List = () => <ListScreen description={list} />;
+/** The list; a row opens the editor for those who may write plans, else the plan's detail. */
+export function List() {
+  const canWrite = useCanWrite("studyplans");
+  return <ListScreen description={canWrite ? list : { ...list, rowClick: viewRoute }} />;
+}
 export const Detail = () => <DetailScreen description={detail} />;
 
 /**
