@@ -235,3 +235,26 @@ test("the worklist and the visit summary grid with its colours and legend (issue
   await expect(page.getByRole("table", { name: "Visit summary" }).getByRole("row").nth(1)).toBeVisible();
   await expectAccessible(page, "the visit summary grid");
 });
+
+test("the finance screens and the monitor's screens (issues 44, 45)", async ({ page, browser }) => {
+  await signIn(page, "/", staff);
+  await chooseSite(page, "BUD");
+  for (const [path, heading] of [
+    ["/earnings", "Earnings"],
+    ["/statements", "Statements"],
+    ["/payments", "Payments"],
+    ["/finance/aging", "Aging"],
+    ["/queries", "Queries"],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    await expectAccessible(page, path);
+  }
+  const monitor = await (await browser.newContext()).newPage();
+  await signIn(monitor, "/", { email: "monitor@example.com", password: "monitor1234" });
+  await expect(monitor.getByRole("link", { name: /Source verification/ }).first()).toBeVisible();
+  await expectAccessible(monitor, "the monitor's home");
+  await monitor.goto("/source-verification");
+  await expect(monitor.getByRole("table", { name: "Source verification" })).toBeVisible();
+  await expectAccessible(monitor, "/source-verification");
+});
