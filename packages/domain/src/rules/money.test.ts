@@ -4,6 +4,7 @@ import {
   agingBucket,
   divideRounded,
   dueDate,
+  exactMinor,
   formatMinor,
   percentOf,
   sharesComplete,
@@ -21,6 +22,11 @@ describe("amounts in minor units", () => {
     expect(formatMinor(225_552n, "EUR")).toBe("2255.52");
     expect(formatMinor(-7_400n, "EUR")).toBe("-74.00");
     expect(formatMinor(5n, "EUR")).toBe("0.05");
+  });
+  it("takes a typed amount only with the currency's decimals", () => {
+    expect(exactMinor("12.50", "EUR")).toBe(1_250n);
+    expect(exactMinor("12", "HUF")).toBe(12n);
+    expect(exactMinor("12.50", "HUF")).toBeNull();
   });
   it("keeps whole forints: HUF rounds half away from zero", () => {
     expect(toMinor("1000.50", "HUF")).toBe(1001n);

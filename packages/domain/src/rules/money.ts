@@ -47,6 +47,15 @@ export function toMinor(value: string | number, currency: Currency): bigint {
   return scaled(value, currencyDigits[currency]);
 }
 
+/**
+ * An amount typed in a currency, if it has no more decimals than the currency keeps ("12.50" HUF is
+ * null): refused, never rounded.
+ */
+export function exactMinor(value: string, currency: Currency): bigint | null {
+  const minor = toMinor(value, currency);
+  return scaled(formatMinor(minor, currency), 2) === scaled(value, 2) ? minor : null;
+}
+
 /** Minor units as the wire and CSV write an amount: "2255.52", HUF "1001", "-74.00". */
 export function formatMinor(amount: bigint, currency: Currency): string {
   const digits = currencyDigits[currency];

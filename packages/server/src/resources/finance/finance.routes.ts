@@ -3,6 +3,7 @@ import {
   agingBucket,
   agingBuckets,
   type Currency,
+  exactMinor,
   formatMinor,
   isValidIsoDate,
   financeMessages as messages,
@@ -172,9 +173,8 @@ export function financeRoutes(fastify: FastifyInstance, deps: Deps) {
         if (!statement) throw notFound("Statement not found");
         if (statement.status !== "DRAFT") throw conflict(messages.notDraftLines);
         const currency = statement.currency as Currency;
-        const amount = toMinor(line.amount, currency);
-        if (toMinor(formatMinor(amount, currency), "EUR") !== toMinor(line.amount, "EUR"))
-          throw validationError({ amount: messages.tooManyDigits });
+        const amount = exactMinor(line.amount, currency);
+        if (amount === null) throw validationError({ amount: messages.tooManyDigits });
         await tx.insert(statementLines).values({
           statementId: statement.id,
           description: line.description.trim(),

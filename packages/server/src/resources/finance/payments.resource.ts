@@ -1,5 +1,6 @@
 import {
   type Currency,
+  exactMinor,
   formatMinor,
   financeMessages as messages,
   type PaymentInput,
@@ -24,9 +25,8 @@ const allocatedSql = sql<string>`(select coalesce(sum(a.amount), 0) from payment
 
 /** An amount typed in a currency that has fewer decimals ("12.50" HUF) is refused, never rounded. */
 function exactly(text: string, currency: Currency, field: string): bigint {
-  const minor = toMinor(text, currency);
-  if (toMinor(formatMinor(minor, currency), "EUR") !== toMinor(text, "EUR"))
-    throw validationError({ [field]: messages.tooManyDigits });
+  const minor = exactMinor(text, currency);
+  if (minor === null) throw validationError({ [field]: messages.tooManyDigits });
   return minor;
 }
 
