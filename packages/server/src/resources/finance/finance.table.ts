@@ -47,6 +47,11 @@ export const statements = pgTable(
     paid: money().notNull().default("0"),
     status: varchar({ length: 10 }).notNull().default("DRAFT"),
     externalInvoiceNumber: varchar({ length: 50 }),
+    /** A close-out statement: it also releases the held-back amounts (every assignment closed). */
+    closeOut: boolean().notNull().default(false),
+    /** The open rest of a short payment the site gave up on, with its reason (then it counts as paid). */
+    writtenOff: money().notNull().default("0"),
+    writeOffReason: varchar({ length: 500 }),
   },
   (t) => [
     uuidUnique("statements", t.uuid),
@@ -80,6 +85,8 @@ export const earnings = pgTable(
     /** A reversing line was written for it. */
     reversedAt: timestamp({ withTimezone: true }),
     statementId: ref(() => statements.id),
+    /** The close-out statement that released its held-back amount. */
+    heldBackStatementId: ref(() => statements.id),
     /** Kept true for the rows that count (not voided, not reversed): the lists' and totals' filter. */
     live: boolean().notNull().default(true),
   },
@@ -97,6 +104,9 @@ export const earnings = pgTable(
     index("earnings_patient_visit_id_idx").on(t.patientVisitId).where(sql`${t.patientVisitId} is not null`),
     index("earnings_reverses_id_idx").on(t.reversesId).where(sql`${t.reversesId} is not null`),
     index("earnings_statement_id_idx").on(t.statementId).where(sql`${t.statementId} is not null`),
+    index("earnings_held_back_statement_id_idx")
+      .on(t.heldBackStatementId)
+      .where(sql`${t.heldBackStatementId} is not null`),
   ],
 );
 
@@ -110,6 +120,8 @@ export const statementLines = pgTable(
     description: varchar({ length: 200 }).notNull(),
     serviceDate: date({ mode: "string" }),
     amount: money().notNull(),
+    /** The line releases its earning's held-back amount (a close-out statement). */
+    heldBack: boolean().notNull().default(false),
   },
   (t) => [
     index("statement_lines_statement_id_idx").on(t.statementId, t.id),

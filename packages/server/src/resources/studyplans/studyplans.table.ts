@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { check, integer, numeric, pgTable, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { fkIndex, recordColumns, ref, requiredRef, unique, uuidUnique } from "../../db/columns";
 import { studies } from "../studies/studies.table";
 import { visits } from "../visits/visits.table";
@@ -27,6 +27,8 @@ export const studyplanScheduleEntries = pgTable(
     allowedDaysBefore: integer().notNull().default(0),
     allowedDaysAfter: integer().notNull().default(0),
     sequence: integer().notNull(),
+    /** The visit's own share of the patient fee in percent (issue 45); a plan's shares add up to 100. */
+    feeShare: numeric({ precision: 5, scale: 2 }),
   },
   (t) => [
     uniqueIndex("studyplan_schedule_entries_studyplan_id_sequence_unique").on(t.studyplanId, t.sequence),
@@ -39,5 +41,6 @@ export const studyplanScheduleEntries = pgTable(
     check("studyplan_schedule_entries_days_check", sql`${t.daysFromStart} between 0 and 999`),
     check("studyplan_schedule_entries_before_check", sql`${t.allowedDaysBefore} between 0 and 99`),
     check("studyplan_schedule_entries_after_check", sql`${t.allowedDaysAfter} between 0 and 99`),
+    check("studyplan_schedule_entries_fee_share_check", sql`${t.feeShare} > 0 and ${t.feeShare} <= 100`),
   ],
 );
