@@ -387,4 +387,174 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
     );
     expect(counts).toEqual({ lines: 3, earnings: 3 });
   });
+
+  /** A statement read again. */
+  const statementNow = async (uuid: string, as = staffA) =>
+    (await t.request<Statement>({ method: "GET", url: `/api/statements/${uuid}`, session: as })).body;
+  const put = (statement: Statement, status: string, as = staffA) =>
+    t.request<Statement>({
+      method: "PUT",
+      url: `/api/statements/${statement.uuid}`,
+      session: as,
+      payload: { ...statement, status },
+    });
+
+  it("releases the held-back amounts by a close-out statement once every assignment at the site is closed, and again after it is voided", async () => {
+    const setup = await setUp(0);
+    const projectId = setup.project.id;
+    const { patient } = await patientWith(setup, 5);
+    const closeOut = (as = staffA) =>
+      t.request<Statement>({
+        method: "POST",
+        url: "/api/statements",
+        session: as,
+        payload: {
+          uuid: newUuid("statements"),
+          projectId,
+          siteId: siteA.id,
+          periodTo: "2026-11-28",
+          statementDate: "2026-12-01",
+          closeOut: true,
+        },
+      });
+    // The patient's assignment is still open: refused on the field, nothing prepared.
+    const early = await closeOut();
+    expect(early.status).toBe(400);
+    expect(early.body.header.fieldErrors).toEqual([
+      {
+        field: "closeOut",
+        message:
+          "A close-out statement needs every assignment of the project at the site closed (1 still open)",
+      },
+    ]);
+    const regular = await statementFor(projectId, "2026-11-28");
+    expect(regular.body.data).toMatchObject({ net: "1480.00", closeOut: false });
+    expect((await put(regular.body.data, "SENT")).status).toBe(200);
+
+    const [assignment] = await queryRows<{ uuid: string }>(
+      t.database.db,
+      sql`select uuid from study_patients where patient_id = ${patient.id} and study_id = ${setup.study.id}`,
+    );
+    const read = await t.request<Record<string, unknown>>({
+      method: "GET",
+      url: `/api/study-patients/${assignment.uuid}`,
+      session: staffA,
+    });
+    const closed = await t.request({
+      method: "PUT",
+      url: `/api/study-patients/${assignment.uuid}`,
+      session: staffA,
+      headers: { "x-change-reason": "End of study" },
+      payload: { ...read.body.data, active: false, closeReason: "EOS", closeDate: "2026-11-20" },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+
+    const first = await closeOut();
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    // 5 × 74.00 held back, released on one statement: net 370.00, VAT 27 % 99.90.
+    expect(first.body.data).toMatchObject({ closeOut: true, net: "370.00", vat: "99.90", gross: "469.90" });
+    expect(first.body.data.lines).toHaveLength(5);
+    expect(
+      first.body.data.lines?.every(
+        (line) => line.heldBack && line.amount === "74.00" && line.description.endsWith("held back released"),
+      ),
+    ).toBe(true);
+    expect(await summaryOf(projectId)).toMatchObject({ heldBack: "0.00", earned: "1850.00" });
+    // Released once: nothing is left to close out.
+    const again = await closeOut();
+    expect(again.status).toBe(400);
+    expect(again.body.header.fieldErrors).toEqual([
+      { field: "periodTo", message: "Nothing is billable or held back at this site up to this date" },
+    ]);
+    // Voided, its amounts are held back again, and a new close-out releases them.
+    expect((await put(first.body.data, "VOID")).status).toBe(200);
+    expect(await summaryOf(projectId)).toMatchObject({ heldBack: "370.00" });
+    const second = await closeOut(admin);
+    expect(second.status).toBe(201);
+    expect(second.body.data).toMatchObject({ net: "370.00", gross: "469.90" });
+    // Another site's staff may not prepare it.
+    const foreign = await t.request({
+      method: "POST",
+      url: "/api/statements",
+      session: staffB,
+      payload: {
+        uuid: newUuid("statements"),
+        projectId,
+        siteId: siteA.id,
+        periodTo: "2026-11-28",
+        statementDate: "2026-12-01",
+        closeOut: true,
+      },
+    });
+    expect(foreign.status).toBe(400);
+  });
+
+  it("writes off the open rest of a short payment with a reason: the statement counts as paid, once", async () => {
+    const setup = await setUp(0);
+    const projectId = setup.project.id;
+    await patientWith(setup, 1);
+    const draft = (await statementFor(projectId, "2026-11-28")).body.data;
+    const writeOff = (uuid: string, reason: unknown, as = staffA) =>
+      t.request<Statement>({
+        method: "POST",
+        url: `/api/statements/${uuid}/write-off`,
+        session: as,
+        payload: { reason },
+      });
+    // A draft has nothing open yet.
+    expect((await writeOff(draft.uuid, "Sponsor short-paid")).status).toBe(409);
+    const sent = (await put(draft, "SENT")).body.data;
+    // 296.00 + 27 % = 375.92; the sponsor pays 370.00.
+    expect(sent.gross).toBe("375.92");
+    const paid = await t.request({
+      method: "POST",
+      url: "/api/payments",
+      session: staffA,
+      payload: {
+        uuid: newUuid("payments"),
+        projectId,
+        siteId: siteA.id,
+        receivedDate: "2027-01-10",
+        amount: "370.00",
+        allocations: [{ statementId: sent.id, amount: "370.00" }],
+      },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect((await statementNow(sent.uuid)).data).toMatchObject({ status: "PARTIALLY_PAID", open: "5.92" });
+
+    const blank = await writeOff(sent.uuid, "  ");
+    expect(blank.status).toBe(400);
+    expect(blank.body.header.fieldErrors).toEqual([
+      { field: "reason", message: "A reason for the write-off is required" },
+    ]);
+    // Another site's staff do not find it; a monitor may not.
+    expect((await writeOff(sent.uuid, "x", staffB)).status).toBe(404);
+    const done = await writeOff(sent.uuid, "Bank charges of the sponsor");
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data).toMatchObject({
+      status: "PAID",
+      paid: "370.00",
+      writtenOff: "5.92",
+      writeOffReason: "Bank charges of the sponsor",
+      open: "0.00",
+    });
+    expect(new Set((await earningsOf(projectId)).map((e) => e.state))).toEqual(new Set(["PAID"]));
+    const aging = await t.request<Aging>({
+      method: "GET",
+      url: `/api/finance/aging?projectId=${projectId}&siteId=${siteA.id}&asOf=2027-06-30`,
+      session: staffA,
+    });
+    expect(aging.body.data).toMatchObject({ days1to30: "0.00", over90: "0.00", days61to90: "0.00" });
+    expect(await summaryOf(projectId)).toMatchObject({ writtenOff: "5.92", received: "370.00" });
+    // Once; and a written-off statement is not voided.
+    expect((await writeOff(sent.uuid, "Again")).status).toBe(409);
+    expect((await put(done.body.data, "VOID")).status).toBe(409);
+    // The history says who wrote it off and why.
+    const history = await t.request<{ items: { changes: { field: string; new: unknown }[] }[] }>({
+      method: "GET",
+      url: `/api/audit?resource=statements&uuid=${sent.uuid}`,
+      session: staffA,
+    });
+    expect(JSON.stringify(history.body.data)).toContain("Bank charges of the sponsor");
+  });
 });

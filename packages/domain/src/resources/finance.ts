@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Currency } from "../constants";
-import { idRef, recordMeta, text } from "../schema";
+import { flag, idRef, recordMeta, text } from "../schema";
 import { check, required, validator } from "../validation";
 import { dateField, emptiedToNull, viewTexts } from "./fields";
 
@@ -67,6 +67,8 @@ export type StatementLine = {
   description: string;
   serviceDate: string | null;
   amount: string;
+  /** The line releases its earning's held-back amount (a close-out statement). */
+  heldBack: boolean;
 };
 
 export type Statement = {
@@ -91,6 +93,11 @@ export type Statement = {
   open: string;
   status: StatementStatus;
   externalInvoiceNumber: string | null;
+  /** A close-out statement: it releases the held-back amounts too. */
+  closeOut: boolean;
+  /** The open rest a site gave up on, with its reason: the statement then counts as paid. */
+  writtenOff: string;
+  writeOffReason: string | null;
   lines?: StatementLine[];
 };
 
@@ -109,6 +116,8 @@ export const statementSchema = z.strictObject({
   statementDate: dateField(),
   status: z.enum(statementStatusValues, { error: "Unknown status" }).nullish(),
   externalInvoiceNumber: text(50).nullish(),
+  /** Set when the statement is prepared: it also releases the held-back amounts (never changed later). */
+  closeOut: flag().nullish(),
   // What the server computes; accepted so a loaded statement can be sent back whole, never taken.
   dueDate: z.string().nullish(),
   currency: z.string().nullish(),
@@ -120,6 +129,8 @@ export const statementSchema = z.strictObject({
   gross: z.string().nullish(),
   paid: z.string().nullish(),
   open: z.string().nullish(),
+  writtenOff: z.string().nullish(),
+  writeOffReason: z.string().nullish(),
   lines: z.array(z.unknown()).nullish(),
   ...viewTexts("projectName", "siteCode"),
 });
@@ -147,7 +158,16 @@ export const financeMessages = {
   statementOfOther: "Not an open statement of this project and site",
   descriptionRequired: "Description is required",
   neverDeleted: "Statements and payments are never deleted: void a statement instead",
+  nothingToCloseOut: "Nothing is billable or held back at this site up to this date",
+  assignmentsOpen: (open: number) =>
+    `A close-out statement needs every assignment of the project at the site closed (${open} still open)`,
+  writeOffReasonRequired: "A reason for the write-off is required",
+  statementWrittenOff: "A statement with a write-off cannot be voided",
+  writeOffNotOpen: "Only a sent statement with an open amount can be written off",
 } as const;
+
+/** POST /api/statements/{uuid}/write-off: the statement's whole open amount, with the reason. */
+export const writeOffSchema = z.strictObject({ reason: text(500) });
 
 export const validateStatement = validator<StatementForm>(
   required("projectId", financeMessages.projectRequired),
@@ -170,6 +190,7 @@ export const emptyStatement = (): StatementForm => ({
   periodTo: null,
   statementDate: null,
   externalInvoiceNumber: "",
+  closeOut: false,
 });
 
 export const statementLineSchema = z.strictObject({

@@ -3,18 +3,18 @@ import { sql } from "drizzle-orm";
 
 /**
  * Finance states as SQL over the rows named by their tables ("earnings", "statements"), for lists and
- * filters (issue 45). An earning on no statement is BILLABLE unless its patient is in the verification
+ * filters (issue 45). A sent statement is paid when its payments and its write-off cover its gross. An earning on no statement is BILLABLE unless its patient is in the verification
  * sample and its visit does not count as verified (verified, not changed since, no query open: the
  * domain's countsAsVerified); on a statement, PAID once that statement is paid in full.
  */
 export const statementStatusSql = sql<string>`case
-  when "statements"."status" = 'SENT' and "statements"."paid" >= "statements"."gross" then 'PAID'
+  when "statements"."status" = 'SENT' and "statements"."paid" + "statements"."written_off" >= "statements"."gross" then 'PAID'
   when "statements"."status" = 'SENT' and "statements"."paid" > 0 then 'PARTIALLY_PAID'
   else "statements"."status" end`;
 
 export const earningStateSql = sql<EarningState>`case
   when "earnings"."statement_id" is not null then
-    (select case when s.status = 'SENT' and s.paid >= s.gross then 'PAID' else 'ON_STATEMENT' end
+    (select case when s.status = 'SENT' and s.paid + s.written_off >= s.gross then 'PAID' else 'ON_STATEMENT' end
       from statements s where s.id = "earnings"."statement_id")
   when "earnings"."reverses_id" is null
     and exists(select 1 from study_patients sp where sp.patient_id = "earnings"."patient_id"

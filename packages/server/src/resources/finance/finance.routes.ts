@@ -10,6 +10,7 @@ import {
   statementLineSchema,
   toIsoDate,
   toMinor,
+  writeOffSchema,
 } from "@trialdesk/domain";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -45,7 +46,8 @@ function sitesOf(user: SessionUser, siteId: number | undefined) {
  * - GET /api/finance/summary: earned, held back, awaiting verification, unbilled, billed, received, open;
  * - GET /api/finance/aging: the open gross of the sent statements by days past their due date (the
  *   domain's agingBucket), beside unbilled, awaiting verification, held back and unapplied credit;
- * - POST /api/statements/{uuid}/lines: a manual line on a draft statement.
+ * - POST /api/statements/{uuid}/lines: a manual line on a draft statement;
+ * - POST /api/statements/{uuid}/write-off: the open rest of a short payment given up, with a reason.
  */
 export function financeRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -63,7 +65,7 @@ export function financeRoutes(fastify: FastifyInstance, deps: Deps) {
       deps.db,
       sql`select
           coalesce(sum(amount), 0)::text as earned,
-          coalesce(sum(held_back), 0)::text as "heldBack",
+          coalesce(sum(held_back) filter (where held_back_statement_id is null), 0)::text as "heldBack",
           coalesce(sum(payable) filter (where state = 'AWAITING_VERIFICATION'), 0)::text as "awaitingVerification",
           coalesce(sum(payable) filter (where state = 'BILLABLE'), 0)::text as unbilled
         from (select earnings.*, ${earningStateSql} as state from earnings
@@ -74,13 +76,14 @@ export function financeRoutes(fastify: FastifyInstance, deps: Deps) {
       sql`select
           (select coalesce(sum(gross), 0) from statements where project_id = ${projectId} and site_id = ${site} and status = 'SENT')::text as billed,
           (select coalesce(sum(amount), 0) from payments where project_id = ${projectId} and site_id = ${site})::text as received,
+          (select coalesce(sum(written_off), 0) from statements where project_id = ${projectId} and site_id = ${site} and status = 'SENT')::text as "writtenOff",
           (select coalesce(sum(a.amount), 0) from payment_allocations a join payments p on p.id = a.payment_id
             where p.project_id = ${projectId} and p.site_id = ${site})::text as allocated`,
     );
     const open = await queryRows<{ dueDate: string; open: string }>(
       deps.db,
-      sql`select due_date::text as "dueDate", (gross - paid)::text as open from statements
-        where project_id = ${projectId} and site_id = ${site} and status = 'SENT' and gross > paid`,
+      sql`select due_date::text as "dueDate", (gross - paid - written_off)::text as open from statements
+        where project_id = ${projectId} and site_id = ${site} and status = 'SENT' and gross > paid + written_off`,
     );
     const minor = (text: string) => toMinor(text, currency);
     return { currency, sums, paid, open, minor };
@@ -108,6 +111,7 @@ export function financeRoutes(fastify: FastifyInstance, deps: Deps) {
         unbilled: money(minor(sums.unbilled)),
         billed: money(minor(paid.billed)),
         received: money(minor(paid.received)),
+        writtenOff: money(minor(paid.writtenOff)),
         open: money(open.reduce((sum, s) => sum + minor(s.open), 0n)),
       });
     },
@@ -141,6 +145,58 @@ export function financeRoutes(fastify: FastifyInstance, deps: Deps) {
         unappliedCredit: money(minor(paid.received) - minor(paid.allocated)),
       };
       return send(request, reply, aging);
+    },
+  );
+
+  /**
+   * POST /api/statements/{uuid}/write-off: the site gives up the open rest of a sent statement (a
+   * short payment), with its reason; the statement then counts as paid. Audited; once per statement.
+   */
+  app.post(
+    "/api/statements/:uuid/write-off",
+    {
+      schema: {
+        params: z.object({ uuid: z.string().max(80) }),
+        body: writeOffSchema,
+        tags: ["statements"],
+        response: answers(resourceAnswers(statementService).record),
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const reason = parseBody(writeOffSchema, request.body).reason.trim();
+      if (!reason) throw validationError({ reason: messages.writeOffReasonRequired });
+      const { uuid } = request.params;
+      await deps.db.transaction(async (tx) => {
+        const [statement] = await queryRows<{ id: number; currency: Currency; open: string; sent: boolean }>(
+          tx,
+          sql`select id, currency, (gross - paid - written_off)::text as open, status = 'SENT' and written_off = 0 as sent
+            from statements where uuid = ${uuid} and ${statementScope(user) ?? sql`true`} for update`,
+        );
+        if (!statement) throw notFound("Statement not found");
+        const open = toMinor(statement.open, statement.currency);
+        if (!statement.sent || open <= 0n) throw conflict(messages.writeOffNotOpen);
+        const amount = formatMinor(open, statement.currency);
+        await tx
+          .update(statements)
+          .set({
+            writtenOff: amount,
+            writeOffReason: reason,
+            version: sql`${statements.version} + 1`,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(statements.id, statement.id));
+        await recordAudit(tx, changeContext(request), {
+          resource: "statements",
+          uuid,
+          action: "update",
+          changes: [
+            { field: "writtenOff", old: null, new: amount },
+            { field: "writeOffReason", old: null, new: reason },
+          ],
+        });
+      });
+      return send(request, reply, await statementService.get(uuid, {}, user));
     },
   );
 

@@ -170,7 +170,7 @@ async function checkAllocations(
   const ids = [...new Set(allocations.map((a) => a.statementId))].sort((a, b) => a - b);
   const open = await queryRows<{ id: number; open: string; ok: boolean }>(
     tx,
-    sql`select s.id, (s.gross - s.paid + coalesce((select sum(a.amount) from payment_allocations a
+    sql`select s.id, (s.gross - s.paid - s.written_off + coalesce((select sum(a.amount) from payment_allocations a
           where a.statement_id = s.id and a.payment_id = ${payment.paymentId ?? 0}), 0))::text as open,
         (s.project_id = ${payment.projectId} and s.site_id = ${payment.siteId} and s.status = 'SENT') as ok
       from statements s where s.id = any(${`{${ids.join(",")}}`}::int[]) order by s.id for update`,

@@ -8,7 +8,7 @@ import {
   statementTotals,
   toMinor,
 } from "@trialdesk/domain";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { SessionUser } from "../../auth/guards";
 import { queryRows, type Tx } from "../../db/client";
@@ -24,7 +24,7 @@ import { earningStateSql, moneyText, statementStatusSql, withMoneyTexts } from "
 export const statementScope = (user: SessionUser | null) =>
   user?.isAdmin ? undefined : inSites(statements.siteId, user);
 
-const statementMoney = ["net", "vat", "gross", "paid", "open"];
+const statementMoney = ["net", "vat", "gross", "paid", "open", "writtenOff"];
 
 /** Statements of one project at one site are prepared one at a time (no earning on two of them). */
 export const lockStatementsOf = (tx: Tx, projectId: number, siteId: number) =>
@@ -58,6 +58,35 @@ const billable = (projectId: number, siteId: number, periodTo: string) =>
     sql`${earnings.voidedAt} is null and ${earnings.statementId} is null and ${earnings.serviceDate} <= ${periodTo}`,
     sql`${earningStateSql} = 'BILLABLE'`,
   );
+
+/**
+ * The held-back amounts a close-out statement releases: of the project at the site, up to the period's
+ * end, not released yet, of earnings that count (a reversed one and its reversal both, which cancel)
+ * and are not awaiting verification (their held back waits with them).
+ */
+const releasable = (projectId: number, siteId: number, periodTo: string) =>
+  and(
+    eq(earnings.projectId, projectId),
+    eq(earnings.siteId, siteId),
+    sql`${earnings.voidedAt} is null and ${earnings.heldBackStatementId} is null and ${earnings.heldBack} <> 0
+      and ${earnings.serviceDate} <= ${periodTo}`,
+    sql`${earningStateSql} <> 'AWAITING_VERIFICATION'`,
+  );
+
+/** How many assignments of the project's studies are still open for patients of the site. */
+async function openAssignments(tx: Tx, projectId: number, siteId: number) {
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from study_patients sp join studies s on s.id = sp.study_id
+      join patients p on p.id = sp.patient_id
+      where s.project_id = ${projectId} and p.recorder_site_id = ${siteId} and sp.active`,
+  );
+  return row?.n ?? 0;
+}
+
+/** The line text of an earning: its visit and patient, and what kind of line it is. */
+const lineDescription = (kind: SQL) => sql`(select v.name || ' · ' || p.barcode from visits v, patients p
+    where v.id = earnings.visit_id and p.id = earnings.patient_id) || ${kind}`;
 
 /** Sets a statement's totals from its lines (VAT once, on the net). */
 export async function totalStatement(tx: Tx, statementId: number, currency: Currency, vatPercent: number) {
@@ -132,9 +161,12 @@ export const statementsResource = defineResource<StatementInput>({
         vat: statements.vat,
         gross: statements.gross,
         paid: statements.paid,
-        open: sql<string>`${statements.gross} - ${statements.paid}`,
+        open: sql<string>`${statements.gross} - ${statements.paid} - ${statements.writtenOff}`,
         status: statementStatusSql,
         externalInvoiceNumber: statements.externalInvoiceNumber,
+        closeOut: statements.closeOut,
+        writtenOff: statements.writtenOff,
+        writeOffReason: statements.writeOffReason,
       },
       joins: (query) =>
         query
@@ -154,6 +186,7 @@ export const statementsResource = defineResource<StatementInput>({
         description: statementLines.description,
         serviceDate: statementLines.serviceDate,
         amount: statementLines.amount,
+        heldBack: statementLines.heldBack,
       })
       .from(statementLines)
       .leftJoin(earnings, eq(earnings.id, statementLines.earningId))
@@ -176,11 +209,21 @@ export const statementsResource = defineResource<StatementInput>({
     if (!terms.currency)
       throw validationError({ projectId: "The project has no currency in its finance terms" });
     await lockStatementsOf(tx, projectId, siteId);
+    const periodTo = input.periodTo as string;
+    const closeOut = input.closeOut === true;
+    if (closeOut) {
+      const open = await openAssignments(tx, projectId, siteId);
+      if (open > 0) throw validationError({ closeOut: messages.assignmentsOpen(open) });
+    }
     const [found] = await tx
-      .select({ n: sql<number>`count(*)::int` })
+      .select({
+        billable: sql<number>`count(*) filter (where ${billable(projectId, siteId, periodTo)})::int`,
+        releasable: sql<number>`count(*) filter (where ${closeOut ? releasable(projectId, siteId, periodTo) : sql`false`})::int`,
+      })
       .from(earnings)
-      .where(billable(projectId, siteId, input.periodTo as string));
-    if (!found || found.n === 0) throw validationError({ periodTo: messages.nothingBillable });
+      .where(and(eq(earnings.projectId, projectId), eq(earnings.siteId, siteId)));
+    if (!found || found.billable + found.releasable === 0)
+      throw validationError({ periodTo: closeOut ? messages.nothingToCloseOut : messages.nothingBillable });
     const zero = formatMinor(0n, terms.currency);
     return {
       projectId,
@@ -197,33 +240,49 @@ export const statementsResource = defineResource<StatementInput>({
       gross: zero,
       status: "DRAFT",
       externalInvoiceNumber: input.externalInvoiceNumber?.trim() || null,
+      closeOut,
     };
   },
   writeChildren: async (id, input, { tx, existing }) => {
     if (!existing) {
       // Under the lock taken in toRow: the earnings it counted, each taken by this statement only.
-      const taken = await queryRows<{
-        id: number;
-        serviceDate: string;
-        payable: string;
-        description: string;
-      }>(
+      const [projectId, siteId, periodTo] = [
+        input.projectId as number,
+        input.siteId as number,
+        input.periodTo as string,
+      ];
+      type Taken = { id: number; serviceDate: string; amount: string; description: string };
+      const taken = await queryRows<Taken>(
         tx,
         sql`update earnings set statement_id = ${id}, updated_at = now()
-          where id in (select earnings.id from earnings where ${billable(input.projectId as number, input.siteId as number, input.periodTo as string)} for update)
-          returning id, service_date::text as "serviceDate", payable::text,
-            (select v.name || ' · ' || p.barcode from visits v, patients p
-              where v.id = earnings.visit_id and p.id = earnings.patient_id)
-            || case when reverses_id is not null then ' (reversal)' else '' end as description`,
+          where id in (select earnings.id from earnings where ${billable(projectId, siteId, periodTo)} for update)
+          returning id, service_date::text as "serviceDate", payable::text as amount,
+            ${lineDescription(sql`case when reverses_id is not null then ' (reversal)' else '' end`)} as description`,
       );
-      if (taken.length > 0)
+      // A close-out statement releases the held-back amounts too, each once (decision 243).
+      const released =
+        input.closeOut === true
+          ? await queryRows<Taken>(
+              tx,
+              sql`update earnings set held_back_statement_id = ${id}, updated_at = now()
+                where id in (select earnings.id from earnings where ${releasable(projectId, siteId, periodTo)} for update)
+                returning id, service_date::text as "serviceDate", held_back::text as amount,
+                  ${lineDescription(sql`' · held back released' || case when reverses_id is not null then ' (reversal)' else '' end`)} as description`,
+            )
+          : [];
+      const lines = [
+        ...taken.map((e) => ({ ...e, heldBack: false })),
+        ...released.map((e) => ({ ...e, heldBack: true })),
+      ];
+      if (lines.length > 0)
         await tx.insert(statementLines).values(
-          taken.map((e) => ({
+          lines.map((e) => ({
             statementId: id,
             earningId: e.id,
             description: e.description,
             serviceDate: e.serviceDate,
-            amount: e.payable,
+            amount: e.amount,
+            heldBack: e.heldBack,
           })),
         );
       const [header] = await tx
@@ -254,6 +313,7 @@ function statementChange(input: StatementInput, existing: Row): Row {
   if (was !== "DRAFT") {
     if (status === "VOID") {
       if (Number(existing.paid) !== 0) throw conflict(messages.statementWithPayments);
+      if (Number(existing.writtenOff) !== 0) throw conflict(messages.statementWrittenOff);
       return { status };
     }
     // Sent: only an invoice number not recorded yet may be added.
@@ -276,5 +336,10 @@ async function releaseEarnings(tx: Tx, statementId: number) {
     sql`update earnings set statement_id = null, updated_at = now(),
         voided_at = case when reversed_at is not null then now() else voided_at end
       where statement_id = ${statementId}`,
+  );
+  // A voided close-out statement's held-back amounts are held back again.
+  await tx.execute(
+    sql`update earnings set held_back_statement_id = null, updated_at = now()
+      where held_back_statement_id = ${statementId}`,
   );
 }

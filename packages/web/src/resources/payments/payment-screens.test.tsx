@@ -56,6 +56,9 @@ const statement = (over: Partial<Statement>): Statement => ({
   open: "2255.52",
   status: "SENT",
   externalInvoiceNumber: null,
+  closeOut: false,
+  writtenOff: "0.00",
+  writeOffReason: null,
   ...over,
 });
 /** The worked example's statement, and an older one paid in part. */

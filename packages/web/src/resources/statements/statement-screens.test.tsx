@@ -43,6 +43,7 @@ const earningLines: StatementLine[] = [3, 10, 17, 24, 25, 26].map((day, index) =
   description: `BUD-00000${index + 1} Week 2`,
   serviceDate: `2026-11-${String(day).padStart(2, "0")}`,
   amount: "296.00",
+  heldBack: false,
 }));
 
 const statement = (over: Partial<Statement> = {}): Statement & { createdAt: string } => ({
@@ -67,6 +68,9 @@ const statement = (over: Partial<Statement> = {}): Statement & { createdAt: stri
   open: "2255.52",
   status: "DRAFT",
   externalInvoiceNumber: null,
+  closeOut: false,
+  writtenOff: "0.00",
+  writeOffReason: null,
   lines: earningLines,
   // A field the record is read with that a save never sends back.
   createdAt: "2026-12-01T09:00:00Z",
@@ -101,7 +105,10 @@ function statementServer(start: Statement[] = [statement()], refuseVoid = false)
     if (!current) return undefined;
     if (call.path.endsWith("/lines") && call.method === "POST") {
       const line = call.body as { description: string; amount: string };
-      const lines = [...(current.lines ?? []), { id: 99, earningUuid: null, serviceDate: null, ...line }];
+      const lines = [
+        ...(current.lines ?? []),
+        { id: 99, earningUuid: null, serviceDate: null, heldBack: false, ...line },
+      ];
       const totals = statementTotals(
         lines.map((l) => toMinor(l.amount, "EUR")),
         current.vatPercent,
@@ -118,6 +125,18 @@ function statementServer(start: Statement[] = [statement()], refuseVoid = false)
       };
       kept.set(uuid, changed);
       return { status: 201, data: changed };
+    }
+    if (call.path.endsWith("/write-off") && call.method === "POST") {
+      const { reason } = call.body as { reason: string };
+      const changed = {
+        ...current,
+        writtenOff: current.open,
+        writeOffReason: reason,
+        open: "0.00",
+        status: "PAID" as const,
+      };
+      kept.set(uuid, changed);
+      return { data: changed };
     }
     if (call.method === "PUT") {
       const body = call.body as Statement;
@@ -274,6 +293,7 @@ describe("a new statement (issue 45)", { timeout: 20_000 }, () => {
       siteId: 7,
       periodTo: "2026-11-30",
       statementDate: "2026-12-01",
+      closeOut: false,
     });
     await waitFor(() => expect(router.state.location.pathname).toBe(`/statements/${sent.uuid}`));
     expect(await screen.findByText("Statement prepared")).toBeInTheDocument();
@@ -423,6 +443,43 @@ describe("a statement (issue 45)", { timeout: 20_000 }, () => {
     expect(puts(calls)[0].body).toMatchObject({ status: "VOID" });
     expect(await screen.findByText(new RegExp(financeMessages.statementWithPayments))).toBeInTheDocument();
     expect(screen.getByText("Status").nextElementSibling).toHaveTextContent("Sent");
+  });
+
+  it("writes off the open rest of a short payment once a reason is given and it is confirmed", async () => {
+    const { handler } = statementServer([
+      statement({ status: "PARTIALLY_PAID", paid: "2000.00", open: "255.52" }),
+    ]);
+    const calls = stubApi(handler);
+    const u = userEvent.setup();
+    renderRoutes(routes, ["/statements/stm-40"]);
+    await screen.findByRole("table", { name: "Lines" });
+    const writeOffs = () => calls.filter((c) => c.path.endsWith("/write-off"));
+    await u.click(screen.getByRole("button", { name: "Write off" }));
+    expect(screen.getByLabelText("Reason for the write-off")).toHaveAccessibleDescription(
+      expect.stringContaining(financeMessages.writeOffReasonRequired),
+    );
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    await u.type(screen.getByLabelText("Reason for the write-off"), "Bank charges of the sponsor");
+    await u.click(screen.getByRole("button", { name: "Write off" }));
+    const dialog = await screen.findByRole("dialog", { name: "Write off the open amount" });
+    expect(dialog).toHaveTextContent("Write off 255.52 EUR?");
+    await u.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(writeOffs()).toHaveLength(0);
+    await u.click(screen.getByRole("button", { name: "Write off" }));
+    await u.click(
+      within(await screen.findByRole("dialog", { name: "Write off the open amount" })).getByRole("button", {
+        name: "Write off",
+      }),
+    );
+    await waitFor(() => expect(writeOffs()).toHaveLength(1));
+    expect(writeOffs()[0].body).toEqual({ reason: "Bank charges of the sponsor" });
+    expect(await screen.findByText("Open amount written off")).toBeInTheDocument();
+    await waitFor(() => expect(totalsOf()).toMatchObject({ "Written off": "255.52 EUR", Open: "0.00 EUR" }));
+    expect(screen.getByText("Write-off", { selector: "dt" }).nextElementSibling).toHaveTextContent(
+      "Bank charges of the sponsor",
+    );
+    // Done once: the form is gone.
+    expect(screen.queryByRole("button", { name: "Write off" })).not.toBeInTheDocument();
   });
 
   it("prints itself", async () => {

@@ -135,6 +135,17 @@ function StatementFields({ form, admin }: { form: FormApi<StatementForm>; admin:
         form={form}
         spec={{ name: "statementDate", label: "Statement date", kind: "date", required: true }}
       />
+      <div className="md:col-span-2">
+        <FormField
+          form={form}
+          spec={{
+            name: "closeOut",
+            label: "Close-out statement",
+            kind: "checkbox",
+            hint: "Also releases the held-back amounts. Every assignment of the project at the site must be closed first.",
+          }}
+        />
+      </div>
       <p role="note" className="text-sm text-gray-700 md:col-span-2">
         Every billable earning of the {admin ? "chosen" : "active"} site up to Period to goes on it, as a
         draft: check its lines, add a manual line if one is due (a screen-failure fee, a credit), then send
@@ -147,7 +158,13 @@ function StatementFields({ form, admin }: { form: FormApi<StatementForm>; admin:
 const formOf = (site: SiteOption | null, admin: boolean): FormDescription<StatementForm> => ({
   resource: "statements",
   createTitle: "New statement",
-  empty: () => ({ projectId: null, siteId: null, periodTo: null, statementDate: todayIso() }),
+  empty: () => ({
+    projectId: null,
+    siteId: null,
+    periodTo: null,
+    statementDate: todayIso(),
+    closeOut: false,
+  }),
   // Staff prepare statements of the active site; an administrator's choice is the active site unless changed.
   prepare: (data) => ({ ...data, siteId: admin ? siteIdOf(data, site) : (site?.id ?? null) }),
   errorBar: true,
@@ -273,6 +290,7 @@ function Lines({ statement }: { statement: Statement }) {
     [`VAT (${statement.vatPercent} %)`, statement.vat],
     ["Gross", statement.gross],
     ["Paid", statement.paid],
+    ...(isZero(statement.writtenOff) ? [] : [["Written off", statement.writtenOff] as [string, string]]),
     ["Open", statement.open],
   ];
   return (
@@ -330,6 +348,89 @@ function Lines({ statement }: { statement: Statement }) {
         </dl>
       </div>
     </Panel>
+  );
+}
+
+const isZero = (amount: string | null | undefined) => !amount || /^-?0*(\.0*)?$/.test(amount);
+
+/**
+ * Write off the open rest of a short payment, with its reason (a sent statement, once): the statement
+ * then counts as paid. Confirmed with the amount.
+ */
+function WriteOff({ statement }: { statement: Statement }) {
+  const keep = useKeepStatement();
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const [asking, setAsking] = useState(false);
+  const writeOff = useMutation({
+    mutationFn: (text: string) =>
+      api.post<Statement>(`statements/${statement.uuid}/write-off`, { reason: text }),
+    onSuccess: (saved) => {
+      setReason("");
+      keep(saved);
+      toast({ title: "Open amount written off", variant: "success" });
+    },
+    onError: (failure) => {
+      if (failure instanceof ApiError && failure.isBadRequest && failure.fieldErrors.length > 0)
+        setError(failure.fieldErrors[0]?.message);
+      else toast({ title: "Can not write it off", description: failure.message, variant: "destructive" });
+    },
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (writeOff.isPending) return;
+    const missing = reason.trim() ? undefined : financeMessages.writeOffReasonRequired;
+    setError(missing);
+    if (!missing) setAsking(true);
+  };
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Write off the open amount"
+      className="flex flex-wrap items-start gap-3 border-t border-gray-200 p-4"
+    >
+      <Field
+        id="write-off-reason"
+        label="Reason for the write-off"
+        hint="The sponsor paid short and the rest will not be asked for (bank charges, an agreed discount)."
+        error={error}
+        className="w-96"
+      >
+        {(control) => (
+          <Input
+            {...control}
+            maxLength={500}
+            value={reason}
+            invalid={Boolean(error)}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        )}
+      </Field>
+      <Button
+        type="submit"
+        variant="secondary"
+        className="mt-6"
+        disabled={writeOff.isPending}
+        aria-busy={writeOff.isPending}
+      >
+        {writeOff.isPending ? <Spinner /> : <Ban aria-hidden="true" className="size-4" />}
+        Write off
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        title="Write off the open amount"
+        text={`Write off ${statement.open} ${statement.currency}? The statement then counts as paid; this is done once.`}
+        confirmLabel="Write off"
+        cancelLabel="Cancel"
+        destructive
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          writeOff.mutate(reason.trim());
+        }}
+      />
+    </form>
   );
 }
 
@@ -462,6 +563,9 @@ function StatementWork({ statement }: { statement: Statement }) {
   return (
     <Panel aria-label="Statement work" className="print:hidden">
       {statement.status === "DRAFT" && <AddLine statement={statement} />}
+      {(statement.status === "SENT" || statement.status === "PARTIALLY_PAID") &&
+        !isZero(statement.open) &&
+        isZero(statement.writtenOff) && <WriteOff statement={statement} />}
       <ExternalInvoiceNumber key={statement.externalInvoiceNumber ?? ""} statement={statement} />
     </Panel>
   );
@@ -484,6 +588,21 @@ const detail: DetailDescription<Statement> = {
     { label: "Currency", value: (s) => show(s.currency) },
     { label: "Gross", value: (s) => <Money amount={s.gross} currency={s.currency} /> },
     { label: "Open", value: (s) => <Money amount={s.open} currency={s.currency} /> },
+    {
+      label: "Close-out statement",
+      value: (s) => (s.closeOut ? "Yes: it releases the held-back amounts" : "No"),
+    },
+    {
+      label: "Write-off",
+      value: (s) =>
+        isZero(s.writtenOff) ? (
+          "—"
+        ) : (
+          <>
+            <Money amount={s.writtenOff} currency={s.currency} /> — {s.writeOffReason}
+          </>
+        ),
+    },
     { label: "External invoice number", value: (s) => show(s.externalInvoiceNumber) },
   ],
   actions: (statement) => <StatementActions statement={statement} />,
