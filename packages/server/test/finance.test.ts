@@ -19,7 +19,7 @@ import {
   patientVisitInput,
   studyPatientInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, withReason } from "./helpers";
 
 /**
  * What the site is owed (issue 45): earnings written with the visit saves, statements of the billable
@@ -70,14 +70,14 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
     for (let i = 1; i <= 5; i++) visitIds.push((await createVisit(db, study.id, { name: `V${i}` })).id);
     // One optional visit: it earns nothing.
     visitIds.push((await createVisit(db, study.id, { name: "Phone call", mandatory: 0 })).id);
-    await createStudyplan(db, study.id, visitIds, [
+    const plan = await createStudyplan(db, study.id, visitIds, [
       [7, 3, 3],
       [7, 3, 3],
       [7, 3, 3],
       [7, 3, 3],
       [7, 3, 3],
     ]);
-    return { project, study, visitIds };
+    return { project, study, visitIds, plan: plan as { uuid: string } };
   }
 
   type Setup = Awaited<ReturnType<typeof setUp>>;
@@ -272,6 +272,7 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
       method: "PUT",
       url: `/api/patient-visits/${visit.uuid}`,
       session: staffA,
+      headers: withReason(),
       payload: {
         ...patientVisitInput({ patientId: 0, studyId: 0, visitId: 0 }),
         uuid: visit.uuid,
@@ -302,6 +303,7 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
       method: "DELETE",
       url: `/api/patient-visits/${visits[1]?.uuid}`,
       session: staffA,
+      headers: withReason(),
     });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(await earningsOf(setup.project.id)).toHaveLength(1);
@@ -556,5 +558,52 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
       session: staffA,
     });
     expect(JSON.stringify(history.body.data)).toContain("Bank charges of the sponsor");
+  });
+
+  it("earns each visit its own share of the fee when the plan gives shares, the last one the rounding rest", async () => {
+    const setup = await setUp(0);
+    const read = await t.request<{ schedule: Record<string, unknown>[] }>({
+      method: "GET",
+      url: `/api/studyplans/${setup.plan.uuid}`,
+      session: admin,
+    });
+    const withShares = (shares: (string | null)[]) =>
+      t.request({
+        method: "PUT",
+        url: `/api/studyplans/${setup.plan.uuid}`,
+        session: admin,
+        payload: {
+          ...read.body.data,
+          schedule: read.body.data.schedule.map((entry, i) => ({ ...entry, feeShare: shares[i] ?? null })),
+        },
+      });
+    const short = await withShares(["50", "30"]);
+    expect(short.status).toBe(400);
+    expect(short.body.header.fieldErrors).toEqual([
+      { field: "schedule", message: "The visits' fee shares must add up to 100 % (now 80 %)" },
+    ]);
+    const saved = await withShares(["33.33", "33.33", "33.34"]);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const again = await t.request<{ schedule: { feeShare: string | null }[] }>({
+      method: "GET",
+      url: `/api/studyplans/${setup.plan.uuid}`,
+      session: admin,
+    });
+    expect(again.body.data.schedule.map((e) => e.feeShare)).toEqual([
+      "33.33",
+      "33.33",
+      "33.34",
+      null,
+      null,
+      null,
+    ]);
+    // V1–V3 earn their shares of 1,850.00 (the last the rest); V4 has none and earns nothing.
+    await patientWith(setup, 4);
+    const earned = await earningsOf(setup.project.id);
+    expect(earned.map((e) => [e.visitName, e.amount]).sort()).toEqual([
+      ["V1", "616.61"],
+      ["V2", "616.61"],
+      ["V3", "616.78"],
+    ]);
   });
 });

@@ -98,6 +98,7 @@ describe.each(databaseKinds)("studyplans on %s", (kind) => {
         allowedDaysBefore: 2,
         allowedDaysAfter: 3,
         sequence: 1,
+        feeShare: null,
       },
       {
         fromVisitId: v[1],
@@ -106,6 +107,7 @@ describe.each(databaseKinds)("studyplans on %s", (kind) => {
         allowedDaysBefore: 1,
         allowedDaysAfter: 1,
         sequence: 2,
+        feeShare: null,
       },
       {
         fromVisitId: v[2],
@@ -114,6 +116,7 @@ describe.each(databaseKinds)("studyplans on %s", (kind) => {
         allowedDaysBefore: 0,
         allowedDaysAfter: 0,
         sequence: 3,
+        feeShare: null,
       },
     ]);
     const read = await get<PlanRecord>(`${url}/${saved.uuid}`);

@@ -20,6 +20,11 @@ export type ScheduleEntry = {
   allowedDaysAfter: number;
   /** The position of fromVisitId in the plan, from 1 (the number on its card). */
   sequence: number;
+  /**
+   * fromVisitId's own share of the patient fee in percent ("25", "33.33"), issue 45: once any visit of
+   * a plan has one, they add up to 100 and a visit without one earns nothing.
+   */
+  feeShare?: string | null;
 };
 
 export type Studyplan = {
@@ -42,6 +47,19 @@ export const scheduleEntrySchema = z.strictObject({
   allowedDaysBefore: count(maxWindow),
   allowedDaysAfter: count(maxWindow),
   sequence: count(10_000),
+  // An emptied share is no share.
+  feeShare: z.preprocess(
+    (share) => (typeof share === "string" && share.trim() === "" ? null : share),
+    z
+      .string({ error: "Fee share must be a percentage" })
+      .trim()
+      .regex(/^\d{1,3}(\.\d{1,2})?$/, "Fee share must be a percentage such as 25 or 33.33")
+      .refine(
+        (share) => Number(share) > 0 && Number(share) <= 100,
+        "Fee share must be more than 0 and at most 100",
+      )
+      .nullish(),
+  ),
 });
 
 export const studyplanSchema = z.strictObject({

@@ -98,9 +98,14 @@ export function visitFees(
   return fees;
 }
 
+/** Visit shares added up, as a percentage written with the decimals it needs ("100", "87.5"). */
+export function sharesTotal(shares: Iterable<number | string>): string {
+  const hundredths = [...shares].reduce((sum: bigint, share) => sum + scaled(share, 2), 0n);
+  return formatMinor(hundredths, "EUR").replace(/\.?0+$/, "");
+}
+
 /** Whether visit shares add up to 100 % (two decimals). */
-export const sharesComplete = (shares: Iterable<number | string>) =>
-  [...shares].reduce((sum: bigint, share) => sum + scaled(share, 2), 0n) === 10_000n;
+export const sharesComplete = (shares: Iterable<number | string>) => sharesTotal(shares) === "100";
 
 /** An earning split: `paidPercentage` % payable during the study, the rest held back until close-out. */
 export function splitEarning(amount: bigint, paidPercentage: number): { payable: bigint; heldBack: bigint } {

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ScheduleEntry } from "../resources/studyplans";
+import { type ScheduleEntry, scheduleEntrySchema } from "../resources/studyplans";
 import {
   availableVisits,
+  feeSharesProblem,
   rebuildSchedule,
   scheduleFromPlan,
   scheduleProblem,
@@ -148,5 +149,53 @@ describe("studyplan status", () => {
     expect(
       studyplanStatus({ studyplanId: 1, mandatoryStudyplanVisitCount: 2, mandatoryVisitCount: null }),
     ).toBe("Unknown");
+  });
+});
+
+describe("fee shares (issue 45)", () => {
+  const entry = (fromVisitId: number, feeShare: string | null = null) => ({ fromVisitId, feeShare });
+  it("asks for none, or for shares that add up to 100 %", () => {
+    expect(feeSharesProblem([entry(1), entry(2)])).toBeNull();
+    expect(feeSharesProblem([entry(1, "33.33"), entry(2, "33.33"), entry(3, "33.34")])).toBeNull();
+    // A visit without a share beside visits with shares earns nothing: only the total counts.
+    expect(feeSharesProblem([entry(1, "60"), entry(2, "40"), entry(3)])).toBeNull();
+    expect(feeSharesProblem([entry(1, "60"), entry(2, "27.5")])).toBe(
+      "The visits' fee shares must add up to 100 % (now 87.5 %)",
+    );
+    expect(feeSharesProblem([entry(1, "60"), entry(2, "60")])).toBe(
+      "The visits' fee shares must add up to 100 % (now 120 %)",
+    );
+  });
+
+  it("keeps a visit's share wherever the visit moves in the plan", () => {
+    const before = rebuildSchedule([1, 2, 3], []).map((e, i) => ({ ...e, feeShare: ["50", "30", null][i] }));
+    const moved = rebuildSchedule([3, 1, 2], before);
+    expect(moved.map((e) => [e.fromVisitId, e.feeShare])).toEqual([
+      [3, undefined],
+      [1, "50"],
+      [2, "30"],
+    ]);
+  });
+
+  it("takes a share as a percentage of up to two decimals, more than 0 and at most 100", () => {
+    const share = (feeShare: unknown) =>
+      scheduleEntrySchema.safeParse({
+        fromVisitId: 1,
+        toVisitId: null,
+        daysFromStart: 0,
+        allowedDaysBefore: 0,
+        allowedDaysAfter: 0,
+        sequence: 1,
+        feeShare,
+      });
+    expect(share("33.33").data?.feeShare).toBe("33.33");
+    expect(share("").data?.feeShare).toBeNull();
+    expect(share(null).data?.feeShare).toBeNull();
+    expect(share(undefined).success).toBe(true);
+    expect(share("0").error?.issues[0]?.message).toBe("Fee share must be more than 0 and at most 100");
+    expect(share("100.01").error?.issues[0]?.message).toBe("Fee share must be more than 0 and at most 100");
+    expect(share("12.345").error?.issues[0]?.message).toBe(
+      "Fee share must be a percentage such as 25 or 33.33",
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { StudyplanStatus } from "../constants";
 import type { PlanCounts, ScheduleEntry } from "../resources/studyplans";
+import { sharesComplete, sharesTotal } from "./money";
 
 /**
  * The schedule after any change in the editor (spec §4): one entry per used visit, in order. An
@@ -13,6 +14,8 @@ export function rebuildSchedule(
   return usedVisitIds.map((fromVisitId, index) => {
     const toVisitId = usedVisitIds[index + 1] ?? null;
     const kept = previousSchedule.find((e) => e.fromVisitId === fromVisitId && e.toVisitId === toVisitId);
+    // A share is the visit's, wherever it moves in the plan.
+    const feeShare = previousSchedule.find((e) => e.fromVisitId === fromVisitId)?.feeShare;
     return {
       id: kept?.id ?? null,
       fromVisitId,
@@ -21,6 +24,7 @@ export function rebuildSchedule(
       allowedDaysBefore: kept?.allowedDaysBefore ?? 0,
       allowedDaysAfter: kept?.allowedDaysAfter ?? 0,
       sequence: index + 1,
+      ...(feeShare ? { feeShare } : {}),
     };
   });
 }
@@ -61,6 +65,16 @@ export function scheduleProblem(
       return "Each studyplan visit must lead to the next one, and the last to none";
   }
   return null;
+}
+
+/**
+ * Fee shares (issue 45): none (each mandatory visit an equal part of the patient fee), or shares that
+ * add up to 100 %.
+ */
+export function feeSharesProblem(schedule: readonly Pick<ScheduleEntry, "feeShare">[]): string | null {
+  const shares = schedule.map((e) => e.feeShare).filter((share): share is string => Boolean(share));
+  if (shares.length === 0 || sharesComplete(shares)) return null;
+  return `The visits' fee shares must add up to 100 % (now ${sharesTotal(shares)} %)`;
 }
 
 /** The schedule row between two used visits: "N days (-before / +after)". */

@@ -20,6 +20,8 @@ type EarningInputs = {
   currency: Currency | null;
   paidPercentage: number | null;
   mandatory: number[];
+  /** The plan's visit shares in percent, in plan order (none: the fee is shared equally). */
+  shares: [number, string][];
   live: { id: number; patientVisitId: number | null; statementId: number | null; serviceDate: string } | null;
 };
 
@@ -30,6 +32,9 @@ const inputsOf = (visit: { patientId: SQL; studyId: SQL; visitId: SQL }) => sql`
     'mandatory', coalesce((select json_agg(e.from_visit_id order by e.sequence)
       from studyplan_schedule_entries e join studyplans sp on sp.id = e.studyplan_id
       join visits v on v.id = e.from_visit_id where sp.study_id = s.id and v.mandatory), '[]'),
+    'shares', coalesce((select json_agg(json_build_array(e.from_visit_id, e.fee_share::text) order by e.sequence)
+      from studyplan_schedule_entries e join studyplans sp on sp.id = e.studyplan_id
+      where sp.study_id = s.id and e.fee_share is not null), '[]'),
     'live', (select json_build_object('id', er.id, 'patientVisitId', er.patient_visit_id,
         'statementId', er.statement_id, 'serviceDate', er.service_date)
       from earnings er where er.patient_id = ${visit.patientId} and er.study_id = ${visit.studyId}
@@ -66,8 +71,9 @@ const parse = (inputs: EarningInputs | string | null | undefined): EarningInputs
 
 /**
  * Keeps the earnings in step with a patient visit's save, in its transaction (issue 45): a plan visit
- * completed earns its fee (the project's patient fee shared over the plan's mandatory visits, split
- * into payable and held back by the paid percentage); un-completed or deleted, its earning is voided
+ * completed earns its fee (the project's patient fee shared over the plan's mandatory visits, or the
+ * visit's own share of it, split into payable and held back by the paid percentage); un-completed or
+ * deleted, its earning is voided
  * while on no statement, else a reversing line waits for the next statement. One earning counts per
  * patient, study and visit (a unique index), so a second completed record of the visit earns nothing.
  * A new earning is answered as a write that rides with the save's last statement.
@@ -104,8 +110,10 @@ async function earn(tx: Tx, visit: VisitRecord, inputs: EarningInputs): Promise<
   }
   const mandatory = inputs.mandatory.map(Number);
   const currency = inputs.currency;
-  if (!inputs.patientFee || !currency || !mandatory.includes(visit.visitId as number)) return [];
-  const fee = visitFees(toMinor(inputs.patientFee, currency), mandatory).get(visit.visitId as number);
+  if (!inputs.patientFee || !currency) return [];
+  // With shares, each visit that has one earns it; without, each mandatory visit an equal part.
+  const shares = new Map((inputs.shares ?? []).map(([visitId, share]) => [Number(visitId), share]));
+  const fee = visitFees(toMinor(inputs.patientFee, currency), mandatory, shares).get(visit.visitId as number);
   if (fee === undefined || fee === 0n) return [];
   const { payable, heldBack } = splitEarning(fee, inputs.paidPercentage ?? 100);
   const money = (amount: bigint) => formatMinor(amount, currency);

@@ -1,6 +1,7 @@
 import {
   defaultCalculationMode,
   type FieldErrors,
+  feeSharesProblem,
   type StudyplanInput,
   scheduleProblem,
   studyplanStatus,
@@ -52,7 +53,7 @@ async function studyOf(input: StudyplanInput, { tx, existing }: WriteContext): P
  * (the domain's scheduleProblem): the server never trusts the editor to have rebuilt it.
  */
 async function checkSchedule(tx: Tx, studyId: number, schedule: ScheduleEntry[]) {
-  const problem = scheduleProblem(schedule);
+  const problem = scheduleProblem(schedule) ?? feeSharesProblem(schedule);
   if (problem) throw validationError({ schedule: problem });
   const ids = [...new Set(schedule.map((e) => e.fromVisitId))];
   if (ids.length === 0) return;
@@ -172,6 +173,7 @@ export const studyplansResource = defineResource<StudyplanInput>({
       allowedDaysBefore: e.allowedDaysBefore,
       allowedDaysAfter: e.allowedDaysAfter,
       sequence: e.sequence,
+      feeShare: e.feeShare ?? null,
     });
     for (const e of wanted.filter((e) => keptIds.has(e.fromVisitId))) {
       await tx
@@ -199,6 +201,7 @@ export const studyplansResource = defineResource<StudyplanInput>({
         allowedDaysBefore: entries.allowedDaysBefore,
         allowedDaysAfter: entries.allowedDaysAfter,
         sequence: entries.sequence,
+        feeShare: entries.feeShare,
       })
       .from(entries)
       .where(inArray(entries.studyplanId, ids))

@@ -363,3 +363,25 @@ describe("studyplans: study setup is the administrators' (issue 46, point 3)", (
     await waitFor(() => expect(router.state.location.pathname).toBe(`/studyplans/${planUuid}`));
   });
 });
+
+describe("studyplan editor: fee shares (issue 45)", () => {
+  it("takes each visit's share of the patient fee, says when they do not add up to 100, and saves them", async () => {
+    const u = userEvent.setup();
+    const calls = server();
+    open();
+    const screening = await screen.findByRole("textbox", { name: "Fee share of Screening (%)" });
+    expect(
+      screen.getByText(/No fee shares: each mandatory visit earns an equal part of the patient fee/),
+    ).toBeInTheDocument();
+    await u.type(screening, "50");
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "The visits' fee shares must add up to 100 % (now 50 %)",
+    );
+    await u.type(screen.getByRole("textbox", { name: "Fee share of Week 3 (%)" }), "5x0");
+    expect(screen.getByText(/Fee shares add up to 100 %/)).toBeInTheDocument();
+    await saveWhenReady(u);
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    const body = calls.find((c) => c.method === "PUT")?.body as { schedule: { feeShare?: string | null }[] };
+    expect(body.schedule.map((e) => e.feeShare ?? null)).toEqual(["50", null, "50"]);
+  });
+});

@@ -17,6 +17,7 @@ import {
   decreasingDays,
   dropAnimationMs,
   emptyStudyplan,
+  feeSharesProblem,
   type ListData,
   lookupPageSizes,
   rebuildSchedule,
@@ -324,6 +325,11 @@ export function StudyplanEditor({
                 return (
                   <li key={id}>
                     <VisitCard visit={visit} number={index + 1} pane="used" disabled={!canWrite}>
+                      <FeeShare
+                        visitName={visit.name}
+                        share={entry?.feeShare ?? null}
+                        onChange={(feeShare) => setStep(index, { feeShare })}
+                      />
                       {canWrite && (
                         <>
                           <IconButton
@@ -385,6 +391,7 @@ export function StudyplanEditor({
               })}
             </PaneBox>
           </div>
+          <FeeSharesNote schedule={form.formData.schedule} />
           <DragOverlay dropAnimation={{ duration: dropAnimationMs, easing: "ease" }}>
             {activeVisit && (
               <CardBody visit={activeVisit} number={null} className="shadow-lg ring-2 ring-blue-500" />
@@ -411,5 +418,56 @@ export function StudyplanEditor({
         }}
       />
     </Panel>
+  );
+}
+
+/**
+ * A visit's own share of the patient fee, in percent (issue 45): empty means none. Once any visit has
+ * one, the shares add up to 100 and a visit without one earns nothing (docs/finance.md).
+ */
+function FeeShare({
+  visitName,
+  share,
+  onChange,
+}: {
+  visitName: string;
+  share: string | null;
+  onChange: (share: string | null) => void;
+}) {
+  return (
+    <span className="inline-flex items-center gap-0.5 text-xs text-gray-600">
+      <input
+        aria-label={`Fee share of ${visitName} (%)`}
+        title="Share of the patient fee, in percent"
+        inputMode="decimal"
+        autoComplete="off"
+        maxLength={6}
+        placeholder="—"
+        value={share ?? ""}
+        onChange={(event) => onChange(event.target.value.replace(/[^\d.]/g, "") || null)}
+        // Keys typed here are the share's, not the card's drag keys.
+        onKeyDown={(event) => event.stopPropagation()}
+        onPointerDown={(event) => event.stopPropagation()}
+        className="w-14 rounded border border-gray-300 px-1 py-0.5 text-right text-xs tabular-nums focus-visible:outline-2 focus-visible:outline-blue-600 disabled:bg-gray-50"
+      />
+      %
+    </span>
+  );
+}
+
+/** How the plan shares the patient fee: equally over the mandatory visits, or by the shares given. */
+function FeeSharesNote({ schedule }: { schedule: ScheduleEntry[] }) {
+  const problem = feeSharesProblem(schedule);
+  const given = schedule.some((entry) => entry.feeShare);
+  return (
+    <p
+      role={problem ? "alert" : "note"}
+      className={`px-4 pb-3 text-sm ${problem ? "text-red-700" : "text-gray-600"}`}
+    >
+      {problem ??
+        (given
+          ? "Fee shares add up to 100 %: each visit with a share earns it of the patient fee; the others earn nothing."
+          : "No fee shares: each mandatory visit earns an equal part of the patient fee. Give every paid visit a share in percent to change that.")}
+    </p>
   );
 }
