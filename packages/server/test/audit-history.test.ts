@@ -1,4 +1,4 @@
-import type { HistoryEvent } from "@trialdesk/domain";
+import { type HistoryEvent, rebuildSchedule, type ScheduleEntry } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createPartner,
@@ -107,7 +107,12 @@ describe.each(databaseKinds)("record history in words on %s", (kind) => {
       studyPatientInput({ patientId: other.id, studyId: study.id }),
     );
     const record = await read(`study-patients/${assignment.uuid}`);
-    await write("PUT", `study-patients/${assignment.uuid}`, { ...record, patientId: own.id });
+    await write(
+      "PUT",
+      `study-patients/${assignment.uuid}`,
+      { ...record, patientId: own.id },
+      "Wrong patient picked",
+    );
 
     const [update, create] = await history(staffB, "study-patients", assignment.uuid);
     expect(change(update, "patientId")).toMatchObject({
@@ -145,49 +150,43 @@ describe.each(databaseKinds)("record history in words on %s", (kind) => {
     expect(change(update, "croName")).toBeUndefined();
   });
 
-  it("tells a schedule change row by row with the visits' names", async () => {
+  it("tells a schedule change visit by visit, each named by the visit its row's days place (issue 46)", async () => {
     const study = await createStudy(t.database.db, project as never, { variant: "NORMAL" });
     const visits = [
       await createVisit(t.database.db, study.id, { name: "Screening" }),
+      await createVisit(t.database.db, study.id, { name: "Randomisation" }),
       await createVisit(t.database.db, study.id, { name: "Week 4" }),
-      await createVisit(t.database.db, study.id, { name: "Week 8" }),
     ];
     const input = studyplanInput(
       study,
       visits.map((v) => v.id),
       [
-        [0, 0, 0],
-        [28, 2, 2],
+        [14, 2, 2],
+        [28, 3, 3],
       ],
     );
     const plan = await write("POST", "studyplans", input);
     const stored = (
-      await t.request<{ schedule: { fromVisitId: number }[]; version: number }>({
+      await t.request<{ schedule: ScheduleEntry[]; version: number }>({
         method: "GET",
         url: `/api/studyplans/${plan.uuid}`,
         session: admin,
       })
     ).body.data;
-    await write("PUT", `studyplans/${plan.uuid}`, {
-      ...input,
-      version: stored.version,
-      schedule: stored.schedule
-        .filter((row) => row.fromVisitId !== visits[2].id)
-        .map((row) =>
-          row.fromVisitId === visits[1].id
-            ? { ...row, toVisitId: null, daysFromStart: 30, allowedDaysBefore: 3, allowedDaysAfter: 3 }
-            : row,
-        ),
-    });
+    // The editor's save: Week 4 leaves the plan, Randomisation is placed a week later.
+    const schedule = rebuildSchedule([visits[0].id, visits[1].id], stored.schedule).map((row) =>
+      row.fromVisitId === visits[0].id ? { ...row, daysFromStart: 21 } : row,
+    );
+    await write("PUT", `studyplans/${plan.uuid}`, { ...input, version: stored.version, schedule });
     const [update, create] = await history(admin, "studyplans", plan.uuid);
-    expect(change(update, "schedule")?.lines).toEqual([
-      "V2 Week 4: day 28 → 30, window −2/+2 → −3/+3",
-      "V3 Week 8 removed (day 0, window −0/+0)",
-    ]);
     expect(change(create, "schedule")?.lines).toEqual([
-      "V1 Screening added: day 0, window −0/+0",
-      "V2 Week 4 added: day 28, window −2/+2",
-      "V3 Week 8 added: day 0, window −0/+0",
+      "V1 Screening added: day 0",
+      "V2 Randomisation added: day 14, window −2/+2",
+      "V3 Week 4 added: day 28, window −3/+3",
+    ]);
+    expect(change(update, "schedule")?.lines).toEqual([
+      "V2 Randomisation: day 14 → 21",
+      "V3 Week 4 removed (day 28, window −3/+3)",
     ]);
     expect(change(create, "studyId")?.newText).toBe(study.workingName);
   });

@@ -3,7 +3,10 @@ import {
   deletedText,
   type HistoryChange,
   type HistoryEvent,
+  historyHidden,
+  historyLists,
   historyReferences,
+  listChangeLines,
   notVisibleText,
   patientOptionLabel,
   type ResourceName,
@@ -13,6 +16,7 @@ import {
 import { inArray, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
+import { monitors } from "../resources/monitors/monitors.table";
 import { partners } from "../resources/partners/partners.table";
 import { patients } from "../resources/patients/patients.table";
 import { projects } from "../resources/projects/projects.table";
@@ -53,6 +57,11 @@ const namers: Partial<
     columns: { firstName: users.firstName, lastName: users.lastName },
     text: (r) => `${r.firstName} ${r.lastName}`,
   },
+  monitors: {
+    table: monitors,
+    columns: { firstName: monitors.firstName, lastName: monitors.lastName },
+    text: (r) => `${r.firstName} ${r.lastName}`,
+  },
   patients: {
     table: patients,
     columns: { lastName: patients.lastName, firstName: patients.firstName, barcode: patients.barcode },
@@ -65,6 +74,11 @@ const idsIn = (value: unknown): number[] =>
   (Array.isArray(value) ? value : [value]).filter((v): v is number => typeof v === "number");
 
 const scheduleOf = (value: unknown) => (Array.isArray(value) ? (value as ScheduleEntry[]) : null);
+const itemsOf = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : null);
+
+/** Nothing entered: no value, an empty text or an empty list (a new record's blank fields). */
+const isEmpty = (value: unknown) =>
+  value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
 
 /**
  * Names the records a page of one record's history refers to, with one query per referenced
@@ -96,9 +110,11 @@ async function namesOf(
 }
 
 /**
- * A page of one record's history as the reader is to see it: referenced records named (oldText,
- * newText) instead of their ids, the view fields that only repeat them left out, and a studyplan's
- * schedule change told row by row (lines).
+ * A page of one record's history as the reader is to see it, only what a person entered (issue 46):
+ * referenced records named (oldText, newText) instead of their ids, the view fields that only repeat
+ * them and the server's own columns (historyHidden) left out, as are fields blank before and after;
+ * a studyplan's schedule told visit by visit and a list a person fills in (a patient's contacts)
+ * item by item (lines).
  */
 export async function describeHistory(
   db: Db,
@@ -107,7 +123,11 @@ export async function describeHistory(
   scopeOf: (resource: ResourceName) => SQL | undefined,
 ): Promise<HistoryEvent[]> {
   const refs = historyReferences[resource as ResourceName] ?? {};
-  const repeats = new Set(Object.values(refs).flatMap((ref) => ref.shownAs));
+  const lists = historyLists[resource as ResourceName] ?? {};
+  const leftOut = new Set([
+    ...Object.values(refs).flatMap((ref) => ref.shownAs),
+    ...(historyHidden[resource as ResourceName] ?? []),
+  ]);
   const isSchedule = (field: string) => resource === "studyplans" && field === "schedule";
 
   const wanted = new Map<ResourceName, Set<number>>();
@@ -134,7 +154,13 @@ export async function describeHistory(
   return events.map((event) => {
     const byField = new Map(event.changes.map((change) => [change.field, change]));
     const changes = event.changes.flatMap((change): HistoryChange[] => {
-      if (repeats.has(change.field)) return [];
+      if (leftOut.has(change.field) || (isEmpty(change.old) && isEmpty(change.new))) return [];
+      const itemText = lists[change.field];
+      if (itemText) {
+        const lines = listChangeLines(itemsOf(change.old), itemsOf(change.new), itemText);
+        // A save that only renewed the items' rows is no change to tell.
+        return lines.length > 0 ? [{ ...change, lines }] : [];
+      }
       if (isSchedule(change.field)) {
         const visitNames = names.get("visits");
         const lines = scheduleChangeLines(

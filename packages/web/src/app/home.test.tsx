@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import type { MenuItem, SignedInUser } from "@trialdesk/domain";
 import { BadgeCheck, ListTodo, MessageCircleQuestion, TriangleAlert } from "lucide-react";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -47,6 +48,34 @@ describe("home worklist tiles (issue 12)", () => {
     expect(server.callsTo("GET", "/api/worklist")).toEqual([]);
     expect(server.callsTo("GET", "/api/protocol-deviations")).toEqual([]);
     expect(server.callsTo("GET", "/api/queries")).toEqual([]);
+  });
+});
+
+describe("home without an active site (issue 46)", () => {
+  it("tells staff to choose their site and where, and says nothing once one is chosen", async () => {
+    fakeServer(signedInHandlers());
+    renderApp("/");
+    const chooseSite = /^Choose your site first: open “No site selected” at the top right of the page/;
+    expect(await screen.findByText(chooseSite, {}, { timeout: 5000 })).toBeInTheDocument();
+    // The button the sentence names is there.
+    expect(screen.getByRole("button", { name: /No site selected/ })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: /No site selected/ }));
+    await userEvent.click(await screen.findByRole("button", { name: new RegExp(demoSites[0].shortName) }));
+    await waitFor(() => expect(screen.queryByText(chooseSite)).not.toBeInTheDocument());
+  });
+
+  it("tells someone with no site given to ask an administrator", async () => {
+    fakeServer(signedInHandlers({ "GET /api/me/sites": () => ({ data: { items: [] } }) }));
+    renderApp("/");
+    expect(
+      await screen.findByText(
+        /^No site is given to you yet: an administrator adds your sites/,
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/^Choose your site first/)).not.toBeInTheDocument();
   });
 });
 

@@ -15,7 +15,7 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { api, type Query } from "../api/client";
-import { queryKeys } from "../api/queries";
+import { mySites, queryKeys } from "../api/queries";
 import { getConfig } from "./config";
 import { useSession } from "./session";
 import { useActiveSite, worksInSites } from "./site";
@@ -130,7 +130,31 @@ function MonitorHome() {
   );
 }
 
-/** Staff's home: the active site's counts, then the four tiles. */
+/** What the home page asks of someone who works in sites but has not chosen one (issue 46, decision 238). */
+const chooseSiteText =
+  "Choose your site first: open “No site selected” at the top right of the page and pick your site. Its visits, deviations and queries are then counted here, and the patient screens show its patients.";
+/** The same for someone no site is given to yet. */
+const noSiteGivenText =
+  "No site is given to you yet: an administrator adds your sites to your user account (Administration, Users).";
+
+/**
+ * Tells staff without an active site what to do: choose one in the header's site selector, or, with
+ * none given, ask an administrator. Nothing while their sites load, or while their only site is being
+ * chosen for them.
+ */
+function ChooseSite() {
+  const { user } = useSession();
+  const { site } = useActiveSite();
+  const { data } = useQuery({ ...mySites(user?.uuid), enabled: user !== null });
+  if (site || !data || data.items.length === 1) return null;
+  return (
+    <p className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+      {data.items.length === 0 ? noSiteGivenText : chooseSiteText}
+    </p>
+  );
+}
+
+/** Staff's home: what to do without an active site, the active site's counts, then the four tiles. */
 function SiteHome() {
   const counts = useWorklistCounts();
   const openDeviations = useOpenDeviations();
@@ -161,6 +185,7 @@ function SiteHome() {
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-4">
       <h1 className="sr-only">Home</h1>
+      <ChooseSite />
       <ul aria-label="At the active site" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {worklist.map(({ title, to, icon: Icon, count }) => (
           <li key={title}>

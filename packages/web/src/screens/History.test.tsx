@@ -1,7 +1,9 @@
 import { screen, within } from "@testing-library/react";
 import type { HistoryEvent } from "@trialdesk/domain";
 import { describe, expect, it } from "vitest";
+import { Detail as PatientDetail } from "../resources/patients/patient-screens";
 import { Detail as ProjectDetail } from "../resources/projects/project-screens";
+import { Detail as DeviationDetail } from "../resources/protocol-deviations/protocol-deviation-screens";
 import { Detail as StudyPatientDetail } from "../resources/study-patients/study-patient-screens";
 import { Detail as StudyplanDetail } from "../resources/studyplans/studyplan-screens";
 import { Detail as VisitDetail } from "../resources/visits/visit-screens";
@@ -63,6 +65,38 @@ const plan = {
   studyName: "TD-2025-001_NORMAL",
   calculationMode: "default",
   schedule: [],
+};
+
+const patient = {
+  id: 43,
+  uuid: "pt-43",
+  version: 3,
+  barcode: "BUD-000043",
+  status: 1,
+  statusDetails: null,
+  recorderSiteId: 2,
+  addressId: 43,
+  patientDetail: { firstName: "Anna", lastName: "Kovács", sex: "FEMALE" },
+  address: { id: 43, city: "Debrecen", addressType: "DEFAULT" },
+  contacts: [],
+};
+
+const deviation = {
+  id: 8,
+  uuid: "dev-8",
+  version: 1,
+  patientId: 43,
+  patientName: "Kovács Anna",
+  barcode: "BUD-000043",
+  studyId: 1,
+  studyName: "TD-2025-001_NORMAL",
+  visitId: 5,
+  visitName: "Week 4",
+  siteId: 2,
+  kind: "PROCEDURE",
+  source: "MANUAL",
+  severity: "MINOR",
+  status: "OPEN",
 };
 
 /** Signed in as the administrator, the server answers the record at /api/{path}/{uuid} and its one history event. */
@@ -195,5 +229,58 @@ describe("History", () => {
     );
     renderRoutes([{ path: "/visits/:itemId", element: <VisitDetail /> }], ["/visits/visit-5"]);
     expect(await historyLines()).toEqual(["Visit name: Week 3 → Week 4"]);
+  });
+
+  it("tells a patient's recorder site and contacts in words, with no id among its labels (issue 46)", async () => {
+    // The server's answer of a patient's creation: the address row's id and type are never in it,
+    // the site is named, the contacts are told item by item.
+    serve(
+      patient,
+      "patients",
+      event([
+        { field: "barcode", old: null, new: "BUD-000043" },
+        { field: "recorderSiteId", old: null, new: 2, oldText: null, newText: "BUD - Budapest clinic" },
+        { field: "patientDetail.sex", old: null, new: "FEMALE" },
+        { field: "address.city", old: "Budapest", new: "Debrecen" },
+        {
+          field: "contacts",
+          old: [],
+          new: [{ id: 7, contactType: "PHONE", value: "+36 30 123 4567", notes: null }],
+          lines: ["Phone +36 30 123 4567 added"],
+        },
+      ]),
+    );
+    renderRoutes([{ path: "/patients/:itemId", element: <PatientDetail /> }], ["/patients/pt-43"]);
+    const lines = await historyLines();
+    expect(lines).toContain("Recorder site: — → BUD - Budapest clinic");
+    expect(lines).toContain("Sex: — → Female");
+    expect(lines).toContain("City: Budapest → Debrecen");
+    expect(lines).toContain("Phone +36 30 123 4567 added");
+    const text = lines.join("\n");
+    expect(text).not.toMatch(/\bid\b/i);
+    expect(text).not.toMatch(/PHONE|FEMALE|DEFAULT/);
+  });
+
+  it("labels a deviation's site as the Site, and its patient, study and visit by their rows", async () => {
+    serve(
+      deviation,
+      "protocol-deviations",
+      event([
+        { field: "patientId", old: null, new: 43, oldText: null, newText: "Kovács Anna (BUD-000043)" },
+        { field: "visitId", old: null, new: 5, oldText: null, newText: "Week 4" },
+        { field: "siteId", old: null, new: 2, oldText: null, newText: "BUD - Budapest clinic" },
+        { field: "severity", old: "MINOR", new: "MAJOR" },
+      ]),
+    );
+    renderRoutes(
+      [{ path: "/protocol-deviations/:itemId", element: <DeviationDetail /> }],
+      ["/protocol-deviations/dev-8"],
+    );
+    expect(await historyLines()).toEqual([
+      "Patient: — → Kovács Anna (BUD-000043)",
+      "Visit: — → Week 4",
+      "Site: — → BUD - Budapest clinic",
+      "Severity: Minor → Major",
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import {
   type HistoryChange,
   type HistoryEvent,
+  historyLabels,
   historyReferences,
   historyRepeats,
   type ResourceName,
@@ -90,12 +91,14 @@ type FieldView = { label: string; row: DetailRow | null };
 /**
  * How the history shows each changed field of a resource: through the detail row that shows this
  * field alone (besides view fields that only repeat it), with that row's label and way of showing
- * a value; for a reference, the row showing the referenced record's name. A field no row shows
- * alone gets words made of its key and plain values.
+ * a value; for a reference, the row showing the referenced record's name (the name, else the
+ * barcode a monitor's row shows). The domain's historyLabels name a field no row names in words; a
+ * field no row shows alone gets words made of its key and plain values.
  */
 function useFieldViews(resource: string, rows: DetailRow[]) {
   return useMemo(() => {
     const refs = historyReferences[resource as ResourceName] ?? {};
+    const labels = historyLabels[resource as ResourceName] ?? {};
     const leftOut = new Set([
       ...Object.values(refs).flatMap((ref) => ref.shownAs),
       ...(historyRepeats[resource as ResourceName] ?? []),
@@ -116,8 +119,11 @@ function useFieldViews(resource: string, rows: DetailRow[]) {
       if (known) return known;
       const shownAs = refs[field]?.shownAs ?? [];
       const keys = [field, ...shownAs];
-      const row = (shownAs[0] ? rowAlone(shownAs[0], keys) : null) ?? rowAlone(field, keys);
-      const view = { label: row?.label ?? words(field), row };
+      const row = [...shownAs, field].reduce<DetailRow | null>(
+        (found, f) => found ?? rowAlone(f, keys),
+        null,
+      );
+      const view = { label: labels[field] ?? row?.label ?? words(field), row };
       views.set(field, view);
       return view;
     };

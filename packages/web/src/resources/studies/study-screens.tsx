@@ -65,19 +65,23 @@ const fields: FieldSpec[] = [
 
 /**
  * The study fields; choosing a project or a variant sets the working name to the project's protocol
- * number + "_" + the variant (spec §4). The projects come from the same cached lookup as the select.
+ * number + "_" + the variant (spec §4), unless the name was typed (issue 46): a name other than the
+ * one the previous project and variant gave is the user's and stays (decision 237). The projects
+ * come from the same cached lookup as the select.
  */
 function StudyFields({ form }: { form: FormApi<StudyForm> }) {
   const projects = useLookupRows<ProjectOption>(projectLookup);
   const protocolNrOf = (projectId: unknown) => projects.data?.find((p) => p.id === projectId)?.protocolNr;
+  const proposed = (data: StudyForm) => studyWorkingName(protocolNrOf(data.projectId), data.variant);
   const studyForm: FormApi<StudyForm> = {
     ...form,
     setValue: (path, value) => {
+      const before = form.formData;
       form.setValue(path, value);
-      if (path === "projectId" || path === "variant") {
-        const next = { ...form.formData, [path]: value };
-        form.setValue("workingName", studyWorkingName(protocolNrOf(next.projectId), next.variant));
-      }
+      if (path !== "projectId" && path !== "variant") return;
+      const current = before.workingName?.trim() ?? "";
+      const typed = current !== "" && current !== proposed(before);
+      if (!typed) form.setValue("workingName", proposed({ ...before, [path]: value }));
     },
   };
   return (
