@@ -98,6 +98,28 @@ test("the open remove and unsaved-changes dialogs", async ({ page }) => {
   await expectAccessible(page, "the open Unsaved Changes dialog");
 });
 
+test("the open Reason for the change dialog, with its required message (issue 46, point 1)", async ({
+  page,
+}) => {
+  await signIn(page, "/", staff);
+  await chooseSite(page, "BUD");
+  await page.goto("/patients?searchTerm=BUD-000001");
+  await page
+    .getByRole("link", { name: /^Edit / })
+    .first()
+    .click();
+  await page.getByLabel("Birth city").fill(`Szeged ${unique()}`);
+  await page.getByRole("button", { name: "Save" }).click();
+  const dialog = page.getByRole("dialog", { name: "Reason for the change" });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page, "the open Reason for the change dialog");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("A reason for the change is required");
+  await expectAccessible(page, "the Reason for the change dialog refusing no reason");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+});
+
 /**
  * Each popup in its open state, one test each: scanned in one test they took ~55 s of the 60 s a test
  * has on a slow 2-core machine, and apart they run side by side.

@@ -46,6 +46,17 @@ export async function chooseSite(page: Page, code: string) {
   await expect(page.getByTitle("Active site")).toContainText(`${code} - `);
 }
 
+/**
+ * Answers "Reason for the change", which an edit or removal of recorded clinical data (a patient, an
+ * assignment, a recorded visit) asks once Save or Remove's Yes is clicked (issue 46, point 1).
+ */
+export async function giveReason(page: Page, reason = "Transcription error", confirm = "Save") {
+  const dialog = page.getByRole("dialog", { name: "Reason for the change" });
+  await dialog.getByRole("radio", { name: reason }).check();
+  await dialog.getByRole("button", { name: confirm }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
 /** The administrator's API, called as the app calls it: bearer token and CSRF header; answers `data`. */
 export type Api = {
   // biome-ignore lint/suspicious/noExplicitAny: set-up reads whatever the answer holds, as JSON does

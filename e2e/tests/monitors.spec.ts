@@ -5,6 +5,7 @@ import {
   chooseSite,
   demoStudyUuid,
   expect,
+  giveReason,
   type Page,
   signIn,
   staff,
@@ -180,6 +181,8 @@ test("a monitor assigned this week verifies two visits and raises a query; the s
   await coordinator.goto(`/patient-visits/${visits[0].uuid}/edit`);
   await coordinator.getByLabel("Visit time").fill("09:00");
   await coordinator.getByRole("button", { name: "Save" }).click();
+  // A recorded visit's correction says why (issue 46, point 1).
+  await giveReason(coordinator, "Source corrected");
   await expect(
     coordinator.getByText("Patient visit saved").or(coordinator.getByText("Patient visit updated")),
   ).toBeVisible();

@@ -145,6 +145,14 @@ test("record a visit through the dependent selectors, reopen it from the list, a
   await expect(earlierRows).toContainText("ECG repeated");
   await page.getByLabel("Notes").fill("ECG normal, repeat in 4 weeks");
   await page.getByRole("button", { name: "Save" }).click();
+  // A recorded visit's edit says why (issue 46, point 1); Cancel keeps the form as it is.
+  const reason = page.getByRole("dialog", { name: "Reason for the change" });
+  await reason.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByLabel("Notes")).toHaveValue("ECG normal, repeat in 4 weeks");
+  await page.getByRole("button", { name: "Save" }).click();
+  await reason.getByRole("radio", { name: "Other" }).check();
+  await reason.getByRole("textbox", { name: "Other reason" }).fill("Nurse's note added");
+  await reason.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Patient visit updated")).toBeVisible();
   await page.goto("/patient-visits");
   await page.getByRole("searchbox").fill(lastName);

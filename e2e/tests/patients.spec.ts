@@ -1,4 +1,4 @@
-import { chooseSite, expect, signIn, staff, test, unique } from "./fixtures";
+import { chooseSite, expect, giveReason, signIn, staff, test, unique } from "./fixtures";
 
 test("without a chosen site the patient screens ask for one and show nothing else", async ({ page }) => {
   // A fresh browser context has no site chosen.
@@ -94,6 +94,8 @@ test("create a patient with two contacts and an address, see the barcode, edit w
   await expect(reason).toBeVisible();
   await reason.fill("Moved abroad");
   await page.getByRole("button", { name: "Save" }).click();
+  // An edit of a patient says why (issue 46, point 1); the detail's history shows it.
+  await giveReason(page, "Source corrected");
   await expect(page.getByText("Patient updated")).toBeVisible();
 
   // The list shows the new patient: name last then first, first phone, red Inactive.
@@ -109,6 +111,7 @@ test("create a patient with two contacts and an address, see the barcode, edit w
   await expect(page.getByRole("heading", { name: "Patient" })).toBeVisible();
   for (const text of [barcode, "Nagy Erzsébet", "reka@example.com", "Dóm tér 1.", "Hungary", "Moved abroad"])
     await expect(page.getByText(text, { exact: false }).first()).toBeVisible();
+  await expect(page.getByText("Reason: Source corrected")).toBeVisible();
   // Contacts by their type's name, as the form offers them.
   await expect(
     page.getByRole("definition").getByRole("listitem").filter({ hasText: "+36 30 555 1234" }),

@@ -1,4 +1,14 @@
-import { choose, chooseSite, expect, newAssignedPatient, newPatient, signIn, test, unique } from "./fixtures";
+import {
+  choose,
+  chooseSite,
+  expect,
+  giveReason,
+  newAssignedPatient,
+  newPatient,
+  signIn,
+  test,
+  unique,
+} from "./fixtures";
 
 test("the home tile Add patient to study opens the editor, which needs a site", async ({ page }) => {
   await signIn(page, "/");
@@ -66,6 +76,8 @@ test("assign a patient to a study, be refused a second active assignment, close 
   await expect(page.getByRole("option")).toHaveText(["Cancelled", "Died", "End of study"]);
   await page.getByRole("option", { name: "End of study" }).click();
   await page.getByRole("button", { name: "Save" }).click();
+  // An edit of an assignment says why (issue 46, point 1).
+  await giveReason(page);
   await expect(page.getByText("Study patient updated")).toBeVisible();
   await expect(page.getByText(/Closed by Ada Admin on \d{4}-\d{2}-\d{2}\./)).toBeVisible();
 
@@ -102,10 +114,12 @@ test("an assignment's history names its study and patient and shows codes as wor
   await page.getByLabel("Close reason").click();
   await page.getByRole("option", { name: "End of study" }).click();
   await page.getByRole("button", { name: "Save" }).click();
+  await giveReason(page, "Late entry");
   await expect(page.getByText("Study patient updated")).toBeVisible();
 
   await page.goto(`/study-patients/${uuid}`);
   const history = page.getByRole("region", { name: "History" });
+  await expect(history.getByText("Reason: Late entry")).toBeVisible();
   await expect(history.getByText("Status: Active → Closed")).toBeVisible();
   await expect(history.getByText("Close reason: — → End of study")).toBeVisible();
   await expect(history.getByText("Closed by: — → Ada Admin")).toBeVisible();

@@ -4,6 +4,7 @@ import {
   chooseSite,
   demoStudyUuid,
   expect,
+  giveReason,
   openView,
   type Page,
   signIn,
@@ -175,6 +176,8 @@ test("a visit recorded two days after its window files an Out of window deviatio
   await page.getByLabel("Visit date").fill(week2.expectedDate);
   await expect(page.getByText("Outside the planned window")).toHaveCount(0);
   await page.getByRole("button", { name: "Save" }).click();
+  // A recorded visit's correction says why (issue 46, point 1).
+  await giveReason(page, "Transcription error");
   await expect(page.getByText("Patient visit updated")).toBeVisible();
   await expect(onForm.getByRole("cell")).toHaveText(["Out of window", "+2 days", "Withdrawn"]);
 

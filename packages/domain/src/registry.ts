@@ -19,6 +19,11 @@ type RegistryEntry = {
    * "write" creates and updates there too (queries). Without it, every call of a monitor is refused.
    */
   monitors?: "read" | "write";
+  /**
+   * Recorded clinical data (issue 46, point 1; 21 CFR 11.10(e)): an edit or deletion of one of its
+   * records says why (a reason for the change, rules/change-reasons.ts); creating one needs none.
+   */
+  reasonForChange?: true;
   label: string;
   plural: string;
   /** Each defaults to "user": any signed-in user. */
@@ -28,7 +33,7 @@ type RegistryEntry = {
 };
 
 /** What an entry has beyond the common: access other than "user", a lookup page size. */
-type EntryExtras = Pick<RegistryEntry, "access" | "lookupPageSize" | "monitors">;
+type EntryExtras = Pick<RegistryEntry, "access" | "lookupPageSize" | "monitors" | "reasonForChange">;
 
 /**
  * An entry: uuid prefix, label, plural, menu group and icon, then its extras; typed as literally as
@@ -59,12 +64,17 @@ const adminWrites = { write: "admin" } as const;
 const adminOnly = { list: "admin", get: "admin", write: "admin" } as const;
 
 export const resourceRegistry = {
-  patients: entry("pt-", "Patient", "Patients", "patients-group", "user-round", { lookupPageSize: 100 }),
+  patients: entry("pt-", "Patient", "Patients", "patients-group", "user-round", {
+    lookupPageSize: 100,
+    reasonForChange: true,
+  }),
   "study-patients": entry("sp-", "Study patient", "Study patients", "patients-group", "clipboard-list", {
     monitors: "read",
+    reasonForChange: true,
   }),
   "patient-visits": entry("pv-", "Patient visit", "Patient visits", "patients-group", "calendar-check", {
     monitors: "read",
+    reasonForChange: true,
   }),
   "protocol-deviations": entry(
     "dev-",
@@ -177,6 +187,11 @@ export function mayUse(
       monitorMay(name, operation === "write" ? "write" : "read")
     );
   return mayAccess(access, user);
+}
+
+/** Whether the resource's records are recorded clinical data, whose edits and deletions say why. */
+export function recordsClinicalData(name: string): boolean {
+  return (resourceRegistry as Record<string, RegistryEntry | undefined>)[name]?.reasonForChange === true;
 }
 
 /** The menu's groups (spec §2.1), in order. */

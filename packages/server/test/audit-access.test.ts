@@ -32,7 +32,7 @@ import {
   userInput,
   visitInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, withReason } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 /** monitor: assigned to the study of the patient data today, at every site (issue 44). */
@@ -58,8 +58,14 @@ describe.each(databaseKinds)("record history behind the record's access on %s", 
   };
   const remove = async (resource: string, uuid: string) =>
     expect(
-      (await t.request({ method: "DELETE", url: `/api/${resource}/${uuid}`, session: sessions.admin }))
-        .status,
+      (
+        await t.request({
+          method: "DELETE",
+          url: `/api/${resource}/${uuid}`,
+          session: sessions.admin,
+          headers: withReason(),
+        })
+      ).status,
     ).toBe(200);
   const history = (role: Role, resource: string, uuid: string) =>
     t.request<{ items: AuditEvent[] }>({

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { resources } from "../src/app";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Json, type Session, startApp, type TestApp, toInput } from "./helpers";
+import {
+  databaseKinds,
+  type Json,
+  type Session,
+  startApp,
+  type TestApp,
+  toInput,
+  withReason,
+} from "./helpers";
 
 /**
  * What every registered resource does alike, checked for each one (a resource added to app.ts is
@@ -171,6 +179,7 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
       url: `/api/${name}/${record.uuid}`,
       session: writer(name),
       payload: record,
+      headers: withReason(),
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const events = await historyLength(name, record.uuid);
@@ -179,6 +188,7 @@ describe.each(databaseKinds)("every resource on %s", (kind) => {
       url: `/api/${name}/${record.uuid}`,
       session: writer(name),
       payload: { ...record, ...changedField(name) },
+      headers: withReason(),
     });
     expect(stale.status).toBe(409);
     expect(stale.body.header.errorCode).toBe("CONFLICT");

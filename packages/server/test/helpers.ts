@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { Envelope, ListData } from "@trialdesk/domain";
+import { changeReasonHeader, type Envelope, type ListData } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { FastifyInstance, InjectOptions } from "fastify";
@@ -217,22 +217,35 @@ export function toInput(value: Json, schema: z.ZodType): Json {
 }
 
 /**
+ * The reason a test gives for an edit or deletion of recorded clinical data (patients, assignments,
+ * patient visits), which the server refuses without one (issue 46, point 1).
+ */
+export const withReason = (reason = "Source corrected") => ({ [changeReasonHeader]: reason });
+
+/**
  * One resource's API as a signed-in user — the default session, or another per call — answering
  * what `t.request` answers. Made before the app starts (describe time), so it takes getters.
+ * Updates and deletions give `reason` (withReason) when told one.
  */
-export function resourceClient<T, Row = T>(app: () => TestApp, name: string, session: () => Session) {
+export function resourceClient<T, Row = T>(
+  app: () => TestApp,
+  name: string,
+  session: () => Session,
+  { reason }: { reason?: string } = {},
+) {
   const url = `/api/${name}`;
+  const headers = reason ? withReason(reason) : {};
   return {
     create: (payload: object, as = session()) =>
       app().request<T>({ method: "POST", url, session: as, payload }),
     update: (uuid: string, payload: object, as = session()) =>
-      app().request<T>({ method: "PUT", url: `${url}/${uuid}`, session: as, payload }),
+      app().request<T>({ method: "PUT", url: `${url}/${uuid}`, session: as, payload, headers }),
     get: (id: string, as = session()) =>
       app().request<T>({ method: "GET", url: `${url}/${id}`, session: as }),
     list: <R = Row>(query: string, as = session()) =>
       app().request<ListData<R>>({ method: "GET", url: `${url}?${query}`, session: as }),
     remove: (uuid: string, as = session()) =>
-      app().request<{ deleted: boolean }>({ method: "DELETE", url: `${url}/${uuid}`, session: as }),
+      app().request<{ deleted: boolean }>({ method: "DELETE", url: `${url}/${uuid}`, session: as, headers }),
   };
 }
 

@@ -26,7 +26,7 @@ import {
   patientVisitInput,
   studyPatientInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, withReason } from "./helpers";
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -599,6 +599,7 @@ describe.each(databaseKinds)("monitors on %s", (kind) => {
       method: "PUT",
       url: `/api/patient-visits/${visit.uuid}`,
       session: staffA,
+      headers: withReason(),
       payload: body,
     });
     expect(same.status).toBe(200);
@@ -608,6 +609,7 @@ describe.each(databaseKinds)("monitors on %s", (kind) => {
       method: "PUT",
       url: `/api/patient-visits/${visit.uuid}`,
       session: staffA,
+      headers: withReason(),
       payload: { ...body, version: same.body.data.version, notes: "Source corrected: 10:15" },
     });
     expect(changed.body.data.sdvStatus).toBe("REOPENED");

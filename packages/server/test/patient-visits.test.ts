@@ -24,6 +24,7 @@ import {
   startApp,
   type TestApp,
   twoSites,
+  withReason,
 } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -96,6 +97,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
     () => t,
     "patient-visits",
     () => staffA,
+    { reason: "Late entry" },
   );
   const detail = (query: string, session = staffA) =>
     t.request<PatientVisitDetail>({ method: "GET", url: `/api/patient-visit-detail?${query}`, session });
@@ -452,7 +454,7 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       get(visitB.uuid),
       get(String(visitB.id)),
       update(visitB.uuid, { ...visitB, notes: "changed" }),
-      t.request({ method: "DELETE", url: `${url}/${visitB.uuid}`, session: staffA }),
+      t.request({ method: "DELETE", url: `${url}/${visitB.uuid}`, session: staffA, headers: withReason() }),
       detail(`patientVisitUuid=${visitB.uuid}`),
       detail(`patientId=${patientB.id}`),
       detail(`patientId=${patientB.id}&studyId=${study.id}`),
@@ -535,7 +537,12 @@ describe.each(databaseKinds)("patient visits on %s", (kind) => {
       studyId: study.id,
       visitId: visitIds[2],
     });
-    const removed = await t.request({ method: "DELETE", url: `${url}/${visit.uuid}`, session: staffA });
+    const removed = await t.request({
+      method: "DELETE",
+      url: `${url}/${visit.uuid}`,
+      session: staffA,
+      headers: withReason(),
+    });
     expect(removed.body.data).toEqual({ deleted: true });
     expect((await get(visit.uuid)).status).toBe(404);
     const audit = await t.request<{ items: { action: string }[] }>({
@@ -593,6 +600,7 @@ describe.each(databaseKinds)("the demo patient visits on %s", (kind) => {
       url: `/api/patient-visits/${one.body.data.uuid}`,
       session: admin,
       payload: one.body.data,
+      headers: withReason(),
     });
     expect(saved.status).toBe(200);
   });

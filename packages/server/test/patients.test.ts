@@ -21,6 +21,7 @@ import {
   startApp,
   type TestApp,
   twoSites,
+  withReason,
 } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -42,6 +43,7 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     () => t,
     "patients",
     () => staffA,
+    { reason: "Transcription error" },
   );
 
   it("creates a patient with its detail, address and contacts, and reads it back whole", async () => {
@@ -397,7 +399,7 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
       get(ofB.uuid),
       get(String(ofB.id)),
       update(ofB.uuid, { ...ofB, patientDetail: { ...ofB.patientDetail, lastName: "Changed" } }),
-      t.request({ method: "DELETE", url: `${url}/${ofB.uuid}`, session: staffA }),
+      t.request({ method: "DELETE", url: `${url}/${ofB.uuid}`, session: staffA, headers: withReason() }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
@@ -439,7 +441,12 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
 
   it("deletes a patient with its address and contacts; an assigned one is refused with 409", async () => {
     const created = (await create(patientInput(siteA.id))).body.data;
-    const removed = await t.request({ method: "DELETE", url: `${url}/${created.uuid}`, session: staffA });
+    const removed = await t.request({
+      method: "DELETE",
+      url: `${url}/${created.uuid}`,
+      session: staffA,
+      headers: withReason(),
+    });
     expect(removed.body.data).toEqual({ deleted: true });
     expect((await get(created.uuid)).status).toBe(404);
     const assigned = (await create(patientInput(siteA.id))).body.data;
@@ -448,7 +455,12 @@ describe.each(databaseKinds)("patients on %s", (kind) => {
     await t.database.db
       .insert(studyPatients)
       .values({ uuid: newUuid("study-patients"), studyId: study.id, patientId: assigned.id });
-    const refused = await t.request({ method: "DELETE", url: `${url}/${assigned.uuid}`, session: staffA });
+    const refused = await t.request({
+      method: "DELETE",
+      url: `${url}/${assigned.uuid}`,
+      session: staffA,
+      headers: withReason(),
+    });
     expect(refused.status).toBe(409);
     expect((await get(assigned.uuid)).body.data.address.id).toBe(assigned.addressId);
   });
@@ -709,6 +721,7 @@ describe.each(databaseKinds)("the demo patients on %s", (kind) => {
       url: `/api/patients/${rows[0].uuid}`,
       session: admin,
       payload: one.body.data,
+      headers: withReason(),
     });
     expect(resaved.status).toBe(200);
     // The staff user sees only the first site's patients.

@@ -14,7 +14,7 @@ import {
   createVisit,
   patientVisitInput,
 } from "../src/seed/factories";
-import { postgresCopy, type Session, startApp, type TestApp, twoSites } from "./helpers";
+import { postgresCopy, type Session, startApp, type TestApp, twoSites, withReason } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -177,6 +177,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
       method: "PUT",
       url: `/api/patients/${patientUuid}`,
       session: admin,
+      headers: withReason(),
       payload: { ...record, version, patientDetail: { ...(record.patientDetail as object), notes } },
     });
 
@@ -300,6 +301,7 @@ describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)
       method: "PUT",
       url: `/api/patients/${patientUuid}`,
       session: admin,
+      headers: withReason(),
       payload: record,
     });
     expect(saved.status).toBe(200);

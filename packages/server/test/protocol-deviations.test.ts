@@ -17,7 +17,15 @@ import {
   studyPatientInput,
   studyplanInput,
 } from "../src/seed/factories";
-import { databaseKinds, resourceClient, type Session, startApp, type TestApp, twoSites } from "./helpers";
+import {
+  databaseKinds,
+  resourceClient,
+  type Session,
+  startApp,
+  type TestApp,
+  twoSites,
+  withReason,
+} from "./helpers";
 import { setUpProject } from "./study-setup";
 
 /**
@@ -48,6 +56,7 @@ describe.each(databaseKinds)("protocol deviations on %s", (kind) => {
     () => t,
     "patient-visits",
     () => staffA,
+    { reason: "Source corrected" },
   );
   const ofPatient = async (patientId: number, as = staffA) =>
     (await deviations.list(`patientId=${patientId}`, as)).body.data.items;
@@ -272,6 +281,7 @@ describe.each(databaseKinds)("protocol deviations on %s", (kind) => {
       method: "PUT",
       url: `/api/study-patients/${assignment.uuid}`,
       session: staffA,
+      headers: withReason(),
       payload: {
         ...studyPatientInput({ patientId: patient.id, studyId: study.id }, { startDate: "2026-03-01" }),
         uuid: assignment.uuid,

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { resources } from "../src/app";
 import { seed } from "../src/seed/seed";
-import { databaseKinds, type Json, type Session, startApp, type TestApp, toInput } from "./helpers";
+import {
+  databaseKinds,
+  type Json,
+  type Session,
+  startApp,
+  type TestApp,
+  toInput,
+  withReason,
+} from "./helpers";
 
 /**
  * Bad input never breaks anything (DESIGN §7): for EVERY resource registered in app.ts, random
@@ -126,7 +134,8 @@ describe.each(databaseKinds)("random input on %s", (kind) => {
       method,
       url,
       session: writer(url.split("/")[2] as string),
-      headers: { "content-type": "application/json" },
+      // Edits of recorded clinical data say why (issue 46, point 1).
+      headers: { "content-type": "application/json", ...withReason() },
       payload: JSON.stringify(payload),
     });
     expect(

@@ -24,6 +24,7 @@ import {
   startApp,
   type TestApp,
   twoSites,
+  withReason,
 } from "./helpers";
 import { setUpProject } from "./study-setup";
 
@@ -51,6 +52,7 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
     () => t,
     "study-patients",
     () => staffA,
+    { reason: "Source corrected" },
   );
   const patientOf = (siteId: number, lastName = "Kovács", firstName = "Anna") =>
     createPatient(t.database.db, siteId, {
@@ -289,7 +291,7 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
       get(String(ofB.id)),
       update(ofB.uuid, { ...ofB, notes: "Changed" }),
       update(ofB.uuid, { ...ofB, active: false, closeReason: "EOS" }),
-      t.request({ method: "DELETE", url: `${url}/${ofB.uuid}`, session: staffA }),
+      t.request({ method: "DELETE", url: `${url}/${ofB.uuid}`, session: staffA, headers: withReason() }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
@@ -463,12 +465,22 @@ describe.each(databaseKinds)("study-patients on %s", (kind) => {
   it("deletes an assignment; one whose patient has visits in the study is refused with 409", async () => {
     const patient = await patientOf(siteA.id);
     const free = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
-    const removed = await t.request({ method: "DELETE", url: `${url}/${free.uuid}`, session: staffA });
+    const removed = await t.request({
+      method: "DELETE",
+      url: `${url}/${free.uuid}`,
+      session: staffA,
+      headers: withReason(),
+    });
     expect(removed.body.data).toEqual({ deleted: true });
     expect((await get(free.uuid)).status).toBe(404);
     const used = (await create(studyPatientInput({ patientId: patient.id, studyId: study.id }))).body.data;
     await recordVisitOf(patient.id);
-    const refused = await t.request({ method: "DELETE", url: `${url}/${used.uuid}`, session: staffA });
+    const refused = await t.request({
+      method: "DELETE",
+      url: `${url}/${used.uuid}`,
+      session: staffA,
+      headers: withReason(),
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.header.errorMessage).toBe("Study patient is still used by patient visits");
     expect((await get(used.uuid)).status).toBe(200);
@@ -542,6 +554,7 @@ describe.each(databaseKinds)("the demo study-patients on %s", (kind) => {
       url: `/api/study-patients/${closed[0].uuid}`,
       session: admin,
       payload: closed[0],
+      headers: withReason(),
     });
     expect(resaved.status).toBe(200);
     // The staff user sees only their site's assignments.

@@ -1,4 +1,10 @@
-import { changeReasonHeader, monitorMay, resourceAccess } from "@trialdesk/domain";
+import {
+  changeReasonError,
+  changeReasonHeader,
+  decodeChangeReason,
+  monitorMay,
+  resourceAccess,
+} from "@trialdesk/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -7,20 +13,21 @@ import { userName } from "../auth/guards";
 import type { Deps } from "../deps";
 import { sendCsv } from "../http/csv";
 import { send } from "../http/envelope";
+import { badRequest } from "../http/errors";
 import { answers, csvAnswer, formatSchema, listPage } from "../http/openapi-responses";
 import type { ResourceDescription, Row } from "./resource-definition";
 import { type ResourceService, resourceService } from "./resource-service";
 
+/**
+ * Who changes what and why, for the audit trail. The reason is the `x-change-reason` header,
+ * percent-encoded by clients (browsers send only Latin-1 headers); one over 500 characters is refused
+ * (400), never cut (issue 46, point 1). Whether a change needs one is the service's to say.
+ */
 export function changeContext(request: FastifyRequest): ChangeContext {
   const raw = request.headers[changeReasonHeader];
-  let reason = typeof raw === "string" ? raw : null;
-  // Browsers can only send Latin-1 headers; clients percent-encode other text.
-  if (reason && /%[0-9A-Fa-f]{2}/.test(reason)) {
-    try {
-      reason = decodeURIComponent(reason);
-    } catch {}
-  }
-  reason = reason?.trim().slice(0, 500) || null;
+  const reason = decodeChangeReason(typeof raw === "string" ? raw : null);
+  const refused = changeReasonError(reason, false);
+  if (refused) throw badRequest(refused);
   const monitor = request.user?.kind === "monitor";
   return {
     userId: monitor ? null : (request.user?.id ?? null),

@@ -141,7 +141,7 @@ export const api = {
     request<T>("post", path, { body, headers }),
   put: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
     request<T>("put", path, { body, headers }),
-  delete: <T>(path: string) => request<T>("delete", path),
+  delete: <T>(path: string, headers?: Record<string, string>) => request<T>("delete", path, { headers }),
   /** A file download through the session's token (a plain link cannot carry the bearer header). */
   download: (path: string, query?: Query) => request<Download>("get", path, { query, file: true }),
   /** For calls made before or outside a session (token refresh): no 401 retry. */

@@ -105,8 +105,15 @@ describe("DetailScreen", () => {
   });
 
   it("toasts Can not display data when the record cannot be read", async () => {
-    stubApi(signedInAs(user, () => ({ status: 404, errorMessage: "Not found" })));
+    stubApi(signedInAs(user, () => ({ status: 500, errorMessage: "Internal server error" })));
+    renderRoutes(routes, ["/therapy-categories/thc-500"], { session: true });
+    expect(await screen.findByText("Can not display data: Internal server error")).toBeInTheDocument();
+  });
+
+  it("shows a record the server does not find as not found (issue 46, point 12)", async () => {
+    stubApi(signedInAs(user, () => ({ status: 404, errorMessage: "Therapy category not found" })));
     renderRoutes(routes, ["/therapy-categories/thc-404"], { session: true });
-    expect(await screen.findByText("Can not display data: Not found")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Therapy category not found" })).toBeInTheDocument();
+    expect(screen.queryByText(/Can not display data/)).not.toBeInTheDocument();
   });
 });

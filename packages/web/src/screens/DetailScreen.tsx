@@ -3,8 +3,9 @@ import { resourceTitle } from "@trialdesk/domain";
 import { Pencil } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useParams } from "react-router";
-import { api } from "../api/client";
+import { ApiError, api } from "../api/client";
 import { queryKeys } from "../api/queries";
+import { NotFoundPage } from "../app/not-found";
 import { useSession } from "../app/session";
 import { toast } from "../app/toast";
 import { Panel, PanelHeader } from "../ui/panel";
@@ -61,14 +62,17 @@ export function DetailScreen<T extends Row>({ description }: { description: Deta
     queryKey: queryKeys.detail(resource, itemId, format),
     queryFn: () => api.get<T>(`${resource}/${itemId}`, { format }),
   });
+  // Another site's record, or one that is gone, answers 404: shown as not found.
+  const notFound = record.error instanceof ApiError && record.error.status === 404;
   useEffect(() => {
-    if (record.error)
+    if (record.error && !notFound)
       toast({ title: `Can not display data: ${record.error.message}`, variant: "destructive" });
-  }, [record.error]);
+  }, [record.error, notFound]);
 
   const item = record.data;
   const goBack = useGoBack(user ? `/${resource}` : "/");
   const canWrite = useCanWrite(description.resource);
+  if (notFound) return <NotFoundPage title={`${title} not found`} />;
 
   return (
     <div className="flex flex-col gap-4">

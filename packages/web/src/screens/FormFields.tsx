@@ -40,7 +40,15 @@ type Common = {
 };
 
 export type FieldSpec =
-  | (Common & { kind?: "text"; type?: "text" | "email" | "password"; maxLength?: number; readOnly?: boolean })
+  | (Common & {
+      kind?: "text";
+      type?: "text" | "email" | "password";
+      maxLength?: number;
+      /** Shown, never typed in: no tab stop either. */
+      readOnly?: boolean;
+      /** The hint while the field is empty, gone once it has a value (e.g. a barcode given on first save). */
+      emptyHint?: string;
+    })
   | (Common & { kind: "checkbox" })
   /** Longer free text such as notes, over several lines. */
   | (Common & { kind: "textarea"; maxLength?: number; rows?: number })
@@ -76,6 +84,8 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
   const value = valueAt(form.formData, spec.name);
   const error = form.errors[spec.name];
   const id = fieldId(spec.name);
+  const empty = value === null || value === undefined || value === "";
+  const hint = (empty && "emptyHint" in spec && spec.emptyHint) || spec.hint;
   if (spec.kind === "checkbox") {
     return (
       <div>
@@ -94,7 +104,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
       id={id}
       label={spec.label}
       required={spec.required}
-      hint={spec.hint}
+      hint={hint}
       error={error}
       className={fieldWidths[spec.width ?? "medium"]}
     >
@@ -171,6 +181,7 @@ export function FormField<T>({ spec, form }: { spec: FieldSpec; form: FormApi<T>
             type={spec.type ?? "text"}
             maxLength={spec.maxLength}
             readOnly={spec.readOnly}
+            tabIndex={spec.readOnly ? -1 : undefined}
             invalid={Boolean(error)}
             className={controlWidths[spec.width ?? "medium"]}
             autoComplete={spec.type === "password" ? "new-password" : "off"}

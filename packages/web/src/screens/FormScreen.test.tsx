@@ -328,10 +328,34 @@ describe("FormScreen", () => {
   });
 
   it("toasts Error loading data when the record cannot be read", async () => {
+    stubApi(() => ({ status: 500, errorMessage: "Internal server error" }));
+    renderRoutes(routes, ["/therapy-categories/thc-missing/edit"]);
+    expect(await screen.findByText("Error loading data: Internal server error")).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+  });
+
+  it("shows a record the server does not find as not found, not as an empty form (issue 46, point 12)", async () => {
     stubApi(() => ({ status: 404, errorMessage: "Therapy category not found" }));
     renderRoutes(routes, ["/therapy-categories/thc-missing/edit"]);
-    expect(await screen.findByText("Error loading data: Therapy category not found")).toBeInTheDocument();
-    expect(saveButton()).toBeDisabled();
+    expect(await screen.findByRole("heading", { name: "Therapy category not found" })).toBeInTheDocument();
+    expect(screen.queryByLabelText("Name")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Save" })).not.toBeInTheDocument();
+  });
+
+  it("closes the toast about a save's field errors once they are corrected (issue 46, point 12)", async () => {
+    stubServer(() => fieldRefusal("code", "Code must be unique"));
+    const user = userEvent.setup();
+    renderRoutes(routes, ["/therapy-categories/create"]);
+    await user.type(screen.getByLabelText("Name"), "Oncology");
+    await user.type(screen.getByLabelText("Code"), "ONC");
+    await saveWhenReady(user);
+    expect(await screen.findByText("Invalid field data")).toBeInTheDocument();
+    // Another field's change leaves the error, and the toast.
+    await user.type(screen.getByLabelText("Name"), " II");
+    expect(screen.getByText("Invalid field data")).toBeInTheDocument();
+    await user.clear(screen.getByLabelText("Code"));
+    await user.type(screen.getByLabelText("Code"), "ONK");
+    await waitFor(() => expect(screen.queryByText("Invalid field data")).not.toBeInTheDocument());
   });
 
   it("a therapy area takes its category from the select fed by the therapy categories", async () => {

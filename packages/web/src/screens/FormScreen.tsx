@@ -11,7 +11,8 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "rea
 import { useLocation, useNavigate, useNavigationType, useParams } from "react-router";
 import { ApiError, api } from "../api/client";
 import { queryKeys } from "../api/queries";
-import { toast } from "../app/toast";
+import { NotFoundPage } from "../app/not-found";
+import { dismissToast, toast } from "../app/toast";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/dialog";
 import { Banner, Panel, PanelHeader } from "../ui/panel";
@@ -157,50 +158,67 @@ function RecordForm<T extends Data>({
   useEffect(() => {
     if (record.data) setFetched(record.data);
   }, [record.data, setFetched]);
+  // A record the user may not see (another site's) or that is gone answers 404: not found, not an
+  // empty form that would save a new record under its uuid.
+  const notFound = record.error instanceof ApiError && record.error.status === 404;
   useEffect(() => {
-    if (record.error) toast({ title: `Error loading data: ${record.error.message}`, variant: "destructive" });
-  }, [record.error]);
+    if (record.error && !notFound)
+      toast({ title: `Error loading data: ${record.error.message}`, variant: "destructive" });
+  }, [record.error, notFound]);
 
   const loading = record.isFetching;
   const [question, setQuestion] = useState<{ ask: SaveQuestion; data: T } | null>(null);
   const knownFields = Array.isArray(description.fields) ? description.fields.map((f) => f.name) : null;
-  const { ready, saving, send, refuse, failedSaves, saveError, conflictBanner, guard } = useEditor<T>({
-    resource,
-    form,
-    loading,
-    loaded: !itemId || Boolean(savedHere) || record.isSuccess,
-    reload: async () => (await record.refetch()).data,
-    onSaved: (saved, isNew) => {
-      toast({
-        title: description.savedText ?? `${title} ${isNew ? "created" : "updated"}`,
-        variant: "success",
-      });
-      description.onSaved?.(saved);
-      const after = description.afterSaveRoute;
-      if (after) navigate(typeof after === "function" ? after(saved) : after, { replace: true });
-      else
-        navigate(`/${resource}/${saved.uuid}/edit`, { replace: true, state: { saved } satisfies SavedState });
-    },
-    onFailed: (error, isNew) => {
-      if (error instanceof ApiError && error.isBadRequest) {
-        // Errors on fields this form does not show would otherwise go unseen.
-        const elsewhere = knownFields
-          ? error.fieldErrors.filter((e) => !knownFields.includes(e.field)).map((e) => e.message)
-          : [];
+  // The toast about a save's field errors, closed once they are corrected.
+  const fieldErrorsToast = useRef<number | null>(null);
+  const hasErrors = Object.keys(form.errors).length > 0;
+  useEffect(() => {
+    if (!hasErrors && fieldErrorsToast.current !== null) {
+      dismissToast(fieldErrorsToast.current);
+      fieldErrorsToast.current = null;
+    }
+  }, [hasErrors]);
+  const { ready, saving, send, refuse, failedSaves, saveError, conflictBanner, guard, reasonDialog } =
+    useEditor<T>({
+      resource,
+      form,
+      loading,
+      loaded: !itemId || Boolean(savedHere) || record.isSuccess,
+      reload: async () => (await record.refetch()).data,
+      onSaved: (saved, isNew) => {
         toast({
-          title: "Invalid field data",
-          description: elsewhere.length ? elsewhere.join("; ") : undefined,
-          variant: "destructive",
+          title: description.savedText ?? `${title} ${isNew ? "created" : "updated"}`,
+          variant: "success",
         });
-      } else if (!(error instanceof ApiError && error.isConflict && !isNew)) {
-        toast({
-          title: description.saveErrorText ?? `Error saving ${title}`,
-          description: error instanceof Error ? error.message : String(error),
-          variant: "destructive",
-        });
-      }
-    },
-  });
+        description.onSaved?.(saved);
+        const after = description.afterSaveRoute;
+        if (after) navigate(typeof after === "function" ? after(saved) : after, { replace: true });
+        else
+          navigate(`/${resource}/${saved.uuid}/edit`, {
+            replace: true,
+            state: { saved } satisfies SavedState,
+          });
+      },
+      onFailed: (error, isNew) => {
+        if (error instanceof ApiError && error.isBadRequest && error.fieldErrors.length > 0) {
+          // Errors on fields this form does not show would otherwise go unseen.
+          const elsewhere = knownFields
+            ? error.fieldErrors.filter((e) => !knownFields.includes(e.field)).map((e) => e.message)
+            : [];
+          fieldErrorsToast.current = toast({
+            title: "Invalid field data",
+            description: elsewhere.length ? elsewhere.join("; ") : undefined,
+            variant: "destructive",
+          });
+        } else if (!(error instanceof ApiError && error.isConflict && !isNew)) {
+          toast({
+            title: description.saveErrorText ?? `Error saving ${title}`,
+            description: error instanceof Error ? error.message : String(error),
+            variant: "destructive",
+          });
+        }
+      },
+    });
 
   const goBack = useGoBack(`/${resource}`);
   const canWrite = useCanWrite(description.resource);
@@ -242,6 +260,8 @@ function RecordForm<T extends Data>({
     event.preventDefault();
     void save();
   };
+
+  if (notFound) return <NotFoundPage title={`${title} not found`} />;
 
   const heading = itemId ? (description.editTitle ?? title) : (description.createTitle ?? title);
 
@@ -301,6 +321,8 @@ function RecordForm<T extends Data>({
           if (data) void send(data);
         }}
       />
+
+      {reasonDialog}
 
       <LoadingOverlay show={loading} />
 

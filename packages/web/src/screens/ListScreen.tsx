@@ -1,5 +1,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ListData, pageCount, resourceTitle, searchDebounceMs } from "@trialdesk/domain";
+import {
+  changeNeedsReason,
+  type ListData,
+  pageCount,
+  resourceTitle,
+  searchDebounceMs,
+} from "@trialdesk/domain";
 import {
   ArrowDown,
   ArrowUp,
@@ -27,6 +33,7 @@ import { SearchableSelect, type SelectOption } from "../ui/select";
 import { Spinner } from "../ui/spinner";
 import { TableArea, Td, Th } from "../ui/table";
 import { useCanWrite } from "./navigation";
+import { type ChangeHeaders, useReasonForChange } from "./reason-for-change";
 import { type ParamChanges, useUrlParams } from "./url-params";
 
 // biome-ignore lint/suspicious/noExplicitAny: list rows are whatever the resource's list call answers
@@ -186,8 +193,11 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
   // The remove flow of spec §4: select, confirm, delete by uuid, toast, reload, close, clear.
   const [selected, setSelected] = useState<T | null>(null);
   const queryClient = useQueryClient();
+  // Removing recorded clinical data says why (issue 46, point 1), asked once Yes is chosen.
+  const reasons = useReasonForChange(resource, "Remove");
   const remove = useMutation({
-    mutationFn: (item: T) => api.delete<{ deleted: boolean }>(`${resource}/${item[routeId]}`),
+    mutationFn: ({ item, headers }: { item: T; headers: ChangeHeaders }) =>
+      api.delete<{ deleted: boolean }>(`${resource}/${item[routeId]}`, headers),
     onSuccess: async () => {
       toast({ title: "Item deleted", variant: "success" });
       // Reloads the current page (and whatever else shows the resource); if it was the last row of
@@ -220,7 +230,7 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
     <section className="flex flex-col gap-3 rounded-lg border border-gray-200 bg-white p-4 shadow-sm">
       <header className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           {description.searchable !== false && (
             <div className="relative">
               <Search
@@ -436,10 +446,17 @@ export function ListScreen<T extends Row>({ description }: { description: ListDe
         destructive
         busy={remove.isPending}
         onCancel={() => setSelected(null)}
-        onConfirm={() => selected && remove.mutate(selected)}
+        onConfirm={async () => {
+          if (!selected) return;
+          const item = selected;
+          if (changeNeedsReason(resource, item)) setSelected(null);
+          const headers = await reasons.headersFor(item);
+          if (headers) remove.mutate({ item, headers });
+        }}
       >
         {selected && describe(selected)}
       </ConfirmDialog>
+      {reasons.dialog}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import type userEvent from "@testing-library/user-event";
 import type { FieldError, SignedInUser } from "@trialdesk/domain";
 import { createMemoryRouter, type InitialEntry, type RouteObject, RouterProvider } from "react-router";
@@ -168,6 +168,19 @@ export async function saveWhenReady(user: ReturnType<typeof userEvent.setup>) {
   });
   await user.click(save);
   return save;
+}
+
+/**
+ * Answers the "Reason for the change" an edit or removal of recorded clinical data asks (issue 46,
+ * point 1) with one of its common reasons, and confirms it (Save, or Remove for a removal).
+ */
+export async function giveReason(user: ReturnType<typeof userEvent.setup>, reason = "Transcription error") {
+  const dialog = await screen.findByRole("dialog", { name: "Reason for the change" });
+  await user.click(within(dialog).getByRole("radio", { name: reason }));
+  const [confirm] = within(dialog)
+    .getAllByRole("button")
+    .filter((button) => button.textContent !== "Cancel");
+  await user.click(confirm);
 }
 
 /** Answers the session start-up calls: signed in as `user`, or signed out when null. */

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { ApiError, api } from "../api/client";
 import { invalidateResource } from "../api/queries";
 import { Button } from "../ui/button";
+import { useReasonForChange } from "./reason-for-change";
 import type { FormApi } from "./useFormState";
 import { useUnsavedChangesGuard } from "./useUnsavedChangesGuard";
 
@@ -21,7 +22,8 @@ export function saveErrorText(error: unknown): string {
  * What every editor of a record does around its fields (spec §2.3): Save enabled a moment after
  * loading ends, one save at a time, create or update by the record's id, the server's 400 field
  * errors on the fields, a 409 as a banner offering to reload, the unsaved-changes guard, and after a
- * save the resource's queries read again. The generic form and the studyplan editor both use it;
+ * save the resource's queries read again; an edit of recorded clinical data first asks the reason for
+ * the change (render `reasonDialog`). The generic form and the studyplan editor both use it;
  * each says in `onSaved` and `onFailed` what it tells the user and where it goes next.
  */
 export function useEditor<T extends Data>({
@@ -74,17 +76,23 @@ export function useEditor<T extends Data>({
     setFailedSaves((n) => n + 1);
   };
 
+  // An edit of recorded clinical data says why (issue 46, point 1); a new record needs no reason.
+  const reasons = useReasonForChange(resource, "Save");
+
   const send = async (data: T) => {
+    const isNew = typeof data.id !== "number";
+    const headers = isNew ? {} : await reasons.headersFor(form.originalData);
+    // Cancelled: the form stays as it is, nothing is sent.
+    if (headers === null) return;
     // The form data this save is made of: what is typed after it is kept over the answer.
     const sent = form.formData;
     setSaving(true);
     setConflict(false);
     setSaveError(null);
-    const isNew = typeof data.id !== "number";
     try {
       const saved = isNew
         ? await api.post<T>(resource, data)
-        : await api.put<T>(`${resource}/${data.uuid}`, data);
+        : await api.put<T>(`${resource}/${data.uuid}`, data, headers);
       void invalidateResource(queryClient, resource);
       form.setSaved(toForm(saved), sent);
       guard.release();
@@ -127,5 +135,17 @@ export function useEditor<T extends Data>({
     </div>
   );
 
-  return { ready, saving, send, refuse, failedSaves, saveError, conflict, conflictBanner, guard };
+  return {
+    ready,
+    saving,
+    send,
+    refuse,
+    failedSaves,
+    saveError,
+    conflict,
+    conflictBanner,
+    guard,
+    /** The reason question; render it beside the form. */
+    reasonDialog: reasons.dialog,
+  };
 }

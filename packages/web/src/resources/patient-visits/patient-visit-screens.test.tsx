@@ -6,6 +6,7 @@ import {
   normalizePatientVisit,
   type SignedInUser,
   type SiteOption,
+  toIsoDate,
   type VisitOption,
 } from "@trialdesk/domain";
 import { MemoryRouter } from "react-router";
@@ -16,6 +17,7 @@ import {
   type Call,
   defaultUser,
   fieldRefusal,
+  giveReason,
   renderRoutes,
   saveWhenReady,
   signedInAs,
@@ -451,8 +453,12 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
     );
     await waitFor(() => expect(screen.getByRole("combobox", { name: "Visit" })).toHaveTextContent("Week 2"));
     expect(screen.getByText(/^Planned window: 12 Mar – 16 Mar 2026/)).toBeInTheDocument();
-    await choose(u, "Visit status", "Completed");
-    await u.type(screen.getByLabelText("Visit date"), "2026-03-14");
+    // Recorded from the worklist, a visit starts as done today (issue 46): Completed, today's date.
+    expect(screen.getByRole("combobox", { name: "Visit status" })).toHaveTextContent("Completed");
+    const date = screen.getByLabelText("Visit date");
+    expect(date).toHaveValue(toIsoDate(new Date()));
+    await u.clear(date);
+    await u.type(date, "2026-03-14");
     // A time typed with a one-digit hour is that hour, not "93:0".
     const time = screen.getByLabelText("Visit time");
     await u.clear(time);
@@ -554,6 +560,8 @@ describe("the patient visit form (issue 12 Record visit, issue 15 bug 15)", {
     expect(records).not.toHaveTextContent("2025-03-10");
     await u.type(screen.getByLabelText("Notes"), ", late");
     await saveWhenReady(u);
+    // A recorded visit's edit says why (issue 46, point 1).
+    await giveReason(u, "Late entry");
     await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     const put = calls.find((c) => c.method === "PUT");

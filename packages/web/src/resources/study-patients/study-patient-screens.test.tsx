@@ -8,6 +8,7 @@ import {
   type Call,
   defaultUser,
   fieldRefusal,
+  giveReason,
   renderRoutes,
   saveWhenReady,
   stubApi,
@@ -125,6 +126,8 @@ describe("study-patient screens", () => {
     ]);
     await user.click(screen.getByRole("option", { name: "End of study" }));
     await user.click(save);
+    // An edit of an assignment says why (issue 46, point 1).
+    await giveReason(user);
     await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(1));
     const put = calls.find((c) => c.method === "PUT") as Call;
     expect(put.path).toBe(`/api/study-patients/${assignment.uuid}`);
