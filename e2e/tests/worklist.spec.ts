@@ -5,7 +5,7 @@ import { chooseSite, demoStudyUuid, expect, type Page, signIn, staff, test, uniq
 async function rowKeys(row: Locator) {
   const cells = row.getByRole("cell");
   const barcode = (await cells.nth(0).textContent())?.match(/[A-Z0-9]+-\d{6}/)?.[0] as string;
-  const visitName = (await cells.nth(2).textContent()) as string;
+  const visitName = (await cells.nth(3).textContent()) as string;
   return { cells, barcode, visitName };
 }
 
@@ -73,7 +73,7 @@ test("a coordinator finds an overdue visit on the worklist, records it late with
     ].map((chip) => new RegExp(`^${chip} \\d+$`)),
   );
   const table = page.getByRole("table", { name: "Worklist" });
-  for (const title of ["Patient", "Study", "Visit", "Window", "Expected", "State", "Booked for"])
+  for (const title of ["Patient", "Screen Nr", "Study", "Visit", "Window", "Expected", "State", "Booked for"])
     await expect(table.getByRole("columnheader", { name: title, exact: true })).toBeVisible();
   const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
   await expect(rows.first()).toBeVisible();
@@ -89,10 +89,10 @@ test("a coordinator finds an overdue visit on the worklist, records it late with
   // first visit's recorded date is day 0 itself, so it would be done.
   const row = rows.filter({ hasText: " – " }).first();
   const { cells, barcode, visitName } = await rowKeys(row);
-  const studyName = (await cells.nth(1).textContent()) as string;
+  const studyName = (await cells.nth(2).textContent()) as string;
   expect(barcode).toBeTruthy();
-  await expect(cells.nth(3)).toHaveText(/^\d{1,2} [A-Z][a-z]{2}( \d{4})? – \d{1,2} [A-Z][a-z]{2} \d{4}$/);
-  const late = daysAfter((await cells.nth(3).textContent()) as string);
+  await expect(cells.nth(4)).toHaveText(/^\d{1,2} [A-Z][a-z]{2}( \d{4})? – \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+  const late = daysAfter((await cells.nth(4).textContent()) as string);
   expect(late).toBeGreaterThan(0);
 
   // Record visit: a new record's form, with patient, study and visit chosen and their planned window.
@@ -103,12 +103,11 @@ test("a coordinator finds an overdue visit on the worklist, records it late with
   await expect(select("Patient")).toContainText(barcode);
   await expect(select("Visit")).toContainText(visitName);
   await expect(page.getByText(/^Planned window: .+ \(expected .+\)$/)).toBeVisible();
-  await expect(page.getByLabel("Visit date")).toHaveValue("");
-  // Today is after an overdue visit's window: an amber note, and Save still works.
-  await page.getByLabel("Visit date").fill(today());
+  // It starts as done today (issue 46). Today is after an overdue visit's window: an amber note, and
+  // Save still works.
+  await expect(page.getByLabel("Visit date")).toHaveValue(today());
+  await expect(select("Visit status")).toContainText("Completed");
   await expect(page.getByText("Outside the planned window")).toBeVisible();
-  await select("Visit status").click();
-  await page.getByRole("option", { name: "Completed" }).click();
   await select("Visit result").click();
   await page.getByRole("option", { name: "OK" }).click();
   await page.getByRole("button", { name: "Save" }).click();
@@ -215,18 +214,15 @@ test("Record visit on a booking opens a new record beside the booking, and compl
   const select = (label: string) => page.getByRole("combobox", { name: label, exact: true });
   await expect(select("Patient")).toContainText(patient.barcode);
   await expect(select("Visit")).toContainText(runIn.visitName);
-  await expect(select("Visit status")).toContainText("Please select ...");
-  await expect(page.getByLabel("Visit date")).toHaveValue("");
+  await expect(select("Visit status")).toContainText("Completed");
+  await expect(page.getByLabel("Visit date")).toHaveValue(today());
   const earlier = page.getByRole("table", { name: "Earlier records of this visit" });
   await expect(earlier.getByRole("row").filter({ has: page.getByRole("cell") })).toHaveCount(1);
   await expect(earlier).toContainText(tomorrow);
   await expect(earlier).toContainText("Booked");
   await expect(earlier).toContainText("Booked by phone");
   await expect(page.getByText(/^Planned window: /)).toBeVisible();
-  await page.getByLabel("Visit date").fill(today());
   await expect(page.getByText("Outside the planned window")).toHaveCount(0);
-  await select("Visit status").click();
-  await page.getByRole("option", { name: "Completed" }).click();
   await page.getByRole("button", { name: "Save" }).click();
 
   await expect(page).toHaveURL(/\/worklist\?state=booked&searchTerm=/);
@@ -306,4 +302,31 @@ test("at 1280 px the worklist fits beside the menu: no sideways scroll, each Rec
   expect(await rows.count()).toBeGreaterThan(1);
   for (const row of await rows.all())
     await expect(row.getByRole("link", { name: /^Record visit / })).toBeInViewport({ ratio: 1 });
+});
+
+test("on a 390 px phone each worklist row is a card with patient, visit, window and state, and nothing scrolls sideways (issue 46, point 9)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "/worklist", staff);
+  await chooseSite(page, "BUD");
+  const table = page.getByRole("table", { name: "Worklist" });
+  const row = table
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell") })
+    .first();
+  const card = row.locator('[data-card="worklist-row"]');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText(/[A-Z0-9]+-\d{6}/);
+  // The columns the card stands for are left out; the card and Record visit are in view.
+  await expect(table.getByRole("columnheader", { name: "Study", exact: true })).toBeHidden();
+  await expect(card).toBeInViewport();
+  await expect(row.getByRole("link", { name: /^Record visit/ })).toBeInViewport({ ratio: 1 });
+  for (const scroller of ["html", "main", "table"]) {
+    const [scrollWidth, clientWidth] = await page
+      .locator(scroller === "table" ? "table[aria-label='Worklist'] >> xpath=.." : scroller)
+      .first()
+      .evaluate((element) => [element.scrollWidth, element.clientWidth]);
+    expect(scrollWidth, scroller).toBeLessThanOrEqual(clientWidth);
+  }
 });

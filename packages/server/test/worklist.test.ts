@@ -1,5 +1,7 @@
 import {
   addDays,
+  isWordOf,
+  type PatientSchedule,
   type Plan,
   type RecordedVisit,
   scheduleVisits,
@@ -13,12 +15,14 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
+import { exportBatchSize } from "../src/resources/resource";
 import {
   rebuildVisitSchedules,
   statePredicates,
   visitStateSql,
 } from "../src/resources/worklist/visit-schedule";
 import {
+  createMonitor,
   createPatient,
   createPatientVisit,
   createSite,
@@ -26,12 +30,13 @@ import {
   createStudyPatient,
   createStudyplan,
   createVisit,
+  defaultPassword,
   patientInput,
   patientVisitInput,
   studyPatientInput,
   studyplanInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp, twoSites } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, twoSites, withReason } from "./helpers";
 import { setUpProject } from "./study-setup";
 
 describe.each(databaseKinds)("worklist on %s", (kind) => {
@@ -148,7 +153,59 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     expect(none.items).toEqual([]);
     expect(Object.values(none.counts).every((n) => n === 0)).toBe(true);
     // A typed % is a character, not a wildcard.
-    expect((await search("%")).items).toEqual([]);
+    expect((await search("%%")).items).toEqual([]);
+  });
+
+  it("finds visits by whole words of their names, patients by screen number, and leaves one-letter words out (issue 46, point 8)", async () => {
+    const db = t.database.db;
+    const site = await createSite(db);
+    const planned = await createStudy(db, await setUpProject(t, "WL-2026-WORDS"), { variant: "NORMAL" });
+    const names = ["Screening", "Week 2", "Week 12", "Week 120"];
+    const ids: number[] = [];
+    for (const name of names) ids.push((await createVisit(db, planned.id, { name })).id);
+    await createStudyplan(db, planned.id, ids, [
+      [14, 2, 2],
+      [84, 3, 3],
+      [840, 5, 5],
+    ]);
+    // Every patient's phone (+36 30 123 4567) holds "12": that must not make Week 2 a Week 12.
+    const enrol = async (lastName: string, screenNr: string) => {
+      const patient = await createPatient(db, site.id, {
+        patientDetail: { ...patientInput(site.id).patientDetail, lastName, firstName: "Béla" },
+      });
+      await createStudyPatient(
+        db,
+        { patientId: patient.id, studyId: planned.id },
+        { screenNr, startDate: "2026-03-01" },
+      );
+      return patient;
+    };
+    await enrol("Számozott", "Q-4711");
+    await enrol("Másik", "Q-4712");
+    const staffOf = await t.signedInUser({ siteIds: [site.id] });
+    const search = async (words: string) => {
+      const res = await worklist(
+        staffOf,
+        `siteId=${site.id}&asOf=2026-03-14&to=2029-12-31&search=${encodeURIComponent(words)}`,
+      );
+      expect(res.status, words).toBe(200);
+      return res.body.data.items.map((row) => `${row.patientName.split(" ")[0]} ${row.visitName}`);
+    };
+    expect(await search("Week 12")).toEqual(["Számozott Week 12", "Másik Week 12"]);
+    expect(await search("week 2")).toEqual(["Számozott Week 2", "Másik Week 2"]);
+    expect(await search("120")).toEqual(["Számozott Week 120", "Másik Week 120"]);
+    // The domain's rule says which names have the word.
+    expect(names.filter((name) => isWordOf(name, "12"))).toEqual(["Week 12"]);
+    expect(await search("Szamozott Week 12")).toEqual(["Számozott Week 12"]);
+    // The screen number, whole or in part, and the column beside the patient.
+    expect(await search("q-4711")).toEqual(names.map((name) => `Számozott ${name}`));
+    expect(await search("4712 screening")).toEqual(["Másik Screening"]);
+    const row = (await worklist(staffOf, `siteId=${site.id}&asOf=2026-03-14&search=Q-4711`)).body.data
+      .items[0];
+    expect(row?.screenNr).toBe("Q-4711");
+    // A word of one character that names no visit is left out, not looked for in every patient.
+    expect(await search("Számozott % x")).toEqual(names.map((name) => `Számozott ${name}`));
+    expect((await search("x")).length).toBe(8);
   });
 
   it("takes a recorded visit off the list and moves the windows from it", async () => {
@@ -335,6 +392,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
         method: saved ? "PUT" : "POST",
         url: saved ? `/api/patient-visits/${saved.uuid}` : "/api/patient-visits",
         session: admin,
+        headers: withReason(),
         payload: { ...patientVisitInput(refs, overrides), ...saved },
       });
       expect(res.status, `${step}: ${JSON.stringify(res.body)}`).toBe(saved ? 200 : 201);
@@ -386,6 +444,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       method: "DELETE",
       url: `/api/patient-visits/${week2.uuid}`,
       session: admin,
+      headers: withReason(),
     });
     expect(removed.status).toBe(200);
     const stored = await rebuildChangesNothing("deleted");
@@ -407,6 +466,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       method: "PUT",
       url: `/api/study-patients/${assignmentA.uuid}`,
       session: staffA,
+      headers: withReason(),
       payload: {
         ...studyPatientInput({ patientId: patientA.id, studyId: study.id }),
         uuid: assignmentA.uuid,
@@ -482,8 +542,18 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     };
     const name = `Táblázat Ilona (${patient.barcode})`;
     expect(await exported("2026-03-14")).toEqual([
-      ["Patient", "Visit", "Window start", "Window end", "Expected", "State", "Booked for", "Booking note"],
-      [name, "Screening", "2026-03-01", "2026-03-01", "2026-03-01", "Overdue", "", ""],
+      [
+        "Patient",
+        "Visit",
+        "Window start",
+        "Window end",
+        "Expected",
+        "State",
+        "Booked for",
+        "Booked time",
+        "Booking note",
+      ],
+      [name, "Screening", "2026-03-01", "2026-03-01", "2026-03-01", "Overdue", "", "", ""],
       [
         name,
         "Week 2",
@@ -492,9 +562,10 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
         "2026-03-15",
         "Booked",
         "2026-03-25",
+        "09:30",
         "Outside the planned window",
       ],
-      [name, "Week 6", "2026-04-09", "2026-04-15", "2026-04-12", "Upcoming", "", ""],
+      [name, "Week 6", "2026-04-09", "2026-04-15", "2026-04-12", "Upcoming", "", "", ""],
     ]);
     // Its day passed without an outcome: overdue, the booking's date and both notes kept.
     const passed = await exported("2026-03-26");
@@ -506,6 +577,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       "2026-03-15",
       "Overdue",
       "2026-03-25",
+      "09:30",
       "Outside the planned window. Booked date passed: record the outcome",
     ]);
     // Asked by their own keys, the window's ends are one column each under the titles given.
@@ -523,6 +595,222 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       ["Week 2", "2026-03-13", "2026-03-17", "2026-03-25", "Outside the planned window"],
       ["Week 6", "2026-04-09", "2026-04-15", "", ""],
     ]);
+  });
+
+  it("orders by the booked date and time, shows them, marks inactive patients and exports in that order past a batch (issue 46, point 8)", async () => {
+    const db = t.database.db;
+    const site = await createSite(db);
+    const planned = await plannedStudy("WL-2026-ORDER");
+    // More rows than an export reads at a time (three a patient), nearly all without a booked date,
+    // so a batch ends among the rows without one, ascending (nulls last) and descending (first).
+    const patients: { id: number; barcode: string }[] = [];
+    for (let i = 0; i < Math.ceil(exportBatchSize / 3) + 5; i++) {
+      const patient = await createPatient(
+        db,
+        site.id,
+        i === 0 ? { status: 2, statusDetails: "Moved away" } : {},
+      );
+      await createStudyPatient(
+        db,
+        { patientId: patient.id, studyId: planned.study.id },
+        { startDate: "2026-03-01" },
+      );
+      patients.push(patient as { id: number; barcode: string });
+    }
+    // Week 2 (13–17 March) booked for four of them, two on one day by the hour, one without an hour.
+    const bookings: [number, string, string | null][] = [
+      [1, "2026-03-16", "10:30"],
+      [2, "2026-03-16", null],
+      [3, "2026-03-15", null],
+      [4, "2026-03-16", "09:00"],
+    ];
+    for (const [i, visitDate, visitTime] of bookings) {
+      const res = await t.request({
+        method: "POST",
+        url: "/api/patient-visits",
+        session: admin,
+        payload: patientVisitInput(
+          {
+            patientId: patients[i]?.id as number,
+            studyId: planned.study.id,
+            visitId: planned.visitIds[1] as number,
+          },
+          { visitDate, visitTime, visitStatus: "BOOKED", visitResult: null },
+        ),
+      });
+      expect(res.status).toBe(201);
+    }
+    const base = `siteId=${site.id}&asOf=2026-03-14&to=2026-05-01`;
+    const booked = async (direction: string) =>
+      (
+        await worklist(admin, `${base}&state=booked&order=visitDate&direction=${direction}`)
+      ).body.data.items.map((row) => [row.barcode, row.visitDate, row.visitTime]);
+    const ascending = [
+      [patients[3]?.barcode, "2026-03-15", null],
+      [patients[4]?.barcode, "2026-03-16", "09:00"],
+      [patients[1]?.barcode, "2026-03-16", "10:30"],
+      [patients[2]?.barcode, "2026-03-16", null],
+    ];
+    expect(await booked("asc")).toEqual(ascending);
+    expect(await booked("desc")).toEqual([...ascending].reverse());
+    // The patient's status rides along: any but 1 is inactive.
+    const first = await worklist(admin, `${base}&search=${patients[0]?.barcode}`);
+    expect(first.body.data.items.map((row) => row.patientStatus)).toEqual([2, 2, 2]);
+    expect(
+      (await worklist(admin, `${base}&search=${patients[1]?.barcode}`)).body.data.items[0]?.patientStatus,
+    ).toBe(1);
+
+    /** Every page of the list, in turn, as the export's barcode and visit. */
+    const listed = async (query: string) => {
+      const keys: string[] = [];
+      for (let page = 1; ; page++) {
+        const res = await worklist(admin, `${base}&${query}&pagesize=200&page=${page}`);
+        keys.push(...res.body.data.items.map((row) => `${row.barcode} ${row.visitName}`));
+        if (res.body.data.items.length < 200) return keys;
+      }
+    };
+    for (const direction of ["asc", "desc"]) {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/worklist/export?${base}&order=visitDate&direction=${direction}&columns=${encodeURIComponent(
+          JSON.stringify([
+            ["barcode", "Barcode"],
+            ["visitName", "Visit"],
+            ["visitDate", "Booked for"],
+          ]),
+        )}`,
+        headers: { authorization: `Bearer ${admin.accessToken}` },
+      });
+      expect(res.statusCode).toBe(200);
+      const lines = res.body
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .filter(Boolean)
+        .map((line) => line.split(","));
+      // Booked for is followed by its hour and the booking's notes.
+      expect(lines[0]).toEqual(["Barcode", "Visit", "Booked for", "Booked time", "Booking note"]);
+      const rows = lines.slice(1);
+      expect(rows.length).toBeGreaterThan(exportBatchSize);
+      expect(rows.map((row) => `${row[0]} ${row[1]}`)).toEqual(
+        await listed(`order=visitDate&direction=${direction}`),
+      );
+      const bookedRows = rows.filter((row) => row[2]);
+      expect(bookedRows.map((row) => [row[0], row[2], row[3] || null])).toEqual(
+        direction === "asc" ? ascending : [...ascending].reverse(),
+      );
+    }
+  }, 120_000);
+
+  it("takes a date range: bookings by their booked date, other visits by their window (issue 46, point 8)", async () => {
+    const db = t.database.db;
+    const site = await createSite(db);
+    const planned = await plannedStudy("WL-2026-RANGE");
+    const patient = await createPatient(db, site.id);
+    await createStudyPatient(
+      db,
+      { patientId: patient.id, studyId: planned.study.id },
+      { startDate: "2026-03-01" },
+    );
+    // Week 6's window is 9–15 April; it is booked for 20 May, outside it.
+    const res = await t.request({
+      method: "POST",
+      url: "/api/patient-visits",
+      session: admin,
+      payload: patientVisitInput(
+        { patientId: patient.id, studyId: planned.study.id, visitId: planned.visitIds[2] as number },
+        { visitDate: "2026-05-20", visitTime: "08:15", visitStatus: "BOOKED", visitResult: null },
+      ),
+    });
+    expect(res.status).toBe(201);
+    const visitsOf = async (range: string) =>
+      (await worklist(admin, `siteId=${site.id}&asOf=2026-03-14${range}`)).body.data.items.map((row) => [
+        row.visitName,
+        row.state,
+      ]);
+    // The 14 days ahead: the booking is further.
+    expect(await visitsOf("")).toEqual([
+      ["Screening", "overdue"],
+      ["Week 2", "due"],
+    ]);
+    // The week of 18 May: its appointment, nothing else.
+    expect(await visitsOf("&from=2026-05-18&to=2026-05-24")).toEqual([["Week 6", "booked"]]);
+    // The week of 16 March: Week 2's window reaches into it; the booking is not that week.
+    expect(await visitsOf("&from=2026-03-16&to=2026-03-22")).toEqual([["Week 2", "due"]]);
+  });
+
+  it("shows a patient's assignments with their visit schedules, scoped as the patients are (issue 46, point 11)", async () => {
+    const db = t.database.db;
+    const planned = await plannedStudy("WL-2026-SCHED");
+    const other = await plannedStudy("WL-2026-SCHED2");
+    const patient = await createPatient(db, siteA.id);
+    await createStudyPatient(
+      db,
+      { patientId: patient.id, studyId: planned.study.id },
+      { startDate: "2026-03-01", screenNr: "SCH-1" },
+    );
+    await createStudyPatient(
+      db,
+      { patientId: patient.id, studyId: other.study.id },
+      { startDate: "2026-01-01", active: false, closeReason: "EOS", closeDate: "2026-02-01" },
+    );
+    await createPatientVisit(
+      db,
+      { patientId: patient.id, studyId: planned.study.id, visitId: planned.visitIds[0] as number },
+      { visitDate: "2026-03-02", visitTime: "11:45" },
+    );
+    const schedule = (session: Session | undefined, patientId = patient.id) =>
+      t.request<PatientSchedule>({
+        method: "GET",
+        url: `/api/worklist/schedule?patientId=${patientId}&asOf=2026-03-15`,
+        session,
+      });
+    const res = await schedule(staffA);
+    expect(res.status).toBe(200);
+    const [active, closed] = res.body.data.assignments;
+    expect(active).toMatchObject({
+      studyName: expect.any(String),
+      screenNr: "SCH-1",
+      active: true,
+      startDate: "2026-03-01",
+    });
+    // Every state, the visit done too, with its record; day 0 is the screening's date.
+    expect(
+      active?.rows.map((row) => [
+        row.visitName,
+        row.windowStart,
+        row.windowEnd,
+        row.state,
+        row.visitDate,
+        row.visitTime,
+      ]),
+    ).toEqual([
+      ["Screening", "2026-03-02", "2026-03-02", "done", "2026-03-02", "11:45"],
+      ["Week 2", "2026-03-14", "2026-03-18", "due", null, null],
+      ["Week 6", "2026-04-10", "2026-04-16", "upcoming", null, null],
+    ]);
+    expect(active?.rows[0]?.patientVisitUuid).toMatch(/^pv-/);
+    // Closed on 1 February: the visits whose windows had passed by then are missed, the later one
+    // not applicable.
+    expect(closed).toMatchObject({ active: false });
+    expect(closed?.rows.map((row) => row.state)).toEqual(["missed", "missed", "not-applicable"]);
+
+    expect((await schedule(admin)).body.data).toEqual(res.body.data);
+    // Another site's staff: not found, as the patient itself is.
+    const staffB = await t.signedInUser({ siteIds: [siteB.id] });
+    expect((await schedule(staffB)).status).toBe(404);
+    expect((await schedule(staffA, 2_000_000)).status).toBe(404);
+    // A monitor never sees a patient's identity here, as on the whole worklist.
+    const m = await createMonitor(db, { password: defaultPassword, password2: defaultPassword });
+    const monitor = await t.signIn(m.email, defaultPassword);
+    expect((await schedule(monitor)).status).toBe(403);
+    expect(
+      (await t.request({ method: "GET", url: `/api/worklist?siteId=${siteA.id}`, session: monitor })).status,
+    ).toBe(403);
+    expect((await schedule(undefined)).status).toBe(401);
+    expect(
+      (await t.request({ method: "GET", url: "/api/worklist/schedule?patientId=abc", session: admin }))
+        .status,
+    ).toBe(400);
   });
 
   it("refuses bad days, states and parameters with field errors", async () => {

@@ -6,16 +6,23 @@ import {
   defaultWorklistStates,
   isValidIsoDate,
   maxPageSize,
+  type PatientSchedule,
+  type PatientScheduleAssignment,
+  type PatientScheduleRow,
+  searchedWithin,
+  searchWords,
   toIsoDate,
   visitStateLabel,
   visitStateValues,
   type WorklistData,
+  type WorklistOrder,
   type WorklistRow,
   type WorklistState,
   worklistHorizonDays,
+  worklistOrders,
   worklistStates,
 } from "@trialdesk/domain";
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { currentUser, type SessionUser } from "../../auth/guards";
@@ -23,20 +30,24 @@ import { type Db, queryRows, readsOf } from "../../db/client";
 import type { Deps } from "../../deps";
 import { type CsvColumn, cellText, parseCsvColumns, sendCsv } from "../../http/csv";
 import { send } from "../../http/envelope";
+import { notFound } from "../../http/errors";
 import { answers, csvAnswer, day, listPage } from "../../http/openapi-responses";
+import { idParam } from "../params";
+import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import {
   exportBatchSize,
   foldedText,
   intArray,
+  type KeysetKey,
   keysetAfter,
   parseQuery,
   searchCondition,
   throughKey,
 } from "../resource";
 import { studies } from "../studies/studies.table";
-import { visits } from "../visits/visits.table";
-import { bookingPassedSql, statePredicateParts } from "./visit-schedule";
+import { studyPatients } from "../study-patients/study-patients.table";
+import { bookingPassedSql, statePredicateParts, visitStateSql } from "./visit-schedule";
 
 const isoDate = (name: string) =>
   z.string().refine(isValidIsoDate, `${name} must be a real date written as yyyy-MM-dd`).optional();
@@ -62,7 +73,7 @@ const query = z.strictObject({
   searchTerm: z.string().max(100).optional(),
   page: positive("Page must be a positive number").optional(),
   pagesize: positive(`Page size must be between 1 and ${maxPageSize}`, maxPageSize).optional(),
-  order: z.enum(["windowEnd"]).optional(),
+  order: z.enum(worklistOrders).optional(),
   direction: z.enum(["asc", "desc"]).optional(),
 });
 
@@ -87,6 +98,7 @@ const worklistText: Record<string, (row: WorklistRow) => string> = {
   expectedDate: (row) => row.expectedDate ?? "",
   state: (row) => visitStateLabel(row.state),
   visitDate: (row) => (bookingShown(row) ? (row.visitDate ?? "") : ""),
+  visitTime: (row) => (bookingShown(row) ? (row.visitTime ?? "") : ""),
   bookingNote: (row) =>
     bookingShown(row)
       ? [row.bookedOutsideWindow && "Outside the planned window", row.bookingPassed && bookingPassedText]
@@ -103,8 +115,8 @@ const worklistColumns = new Set([
 /**
  * The columns a worklist export writes for the columns asked. The screen's Window column (windowEnd,
  * asked without windowStart) is two: "Window start" and "Window end", each a date; Booked for
- * (visitDate, asked without bookingNote) is followed by "Booking note". Asked for by key, each is one
- * column under the title given.
+ * (visitDate, asked without visitTime and bookingNote) is followed by "Booked time" and "Booking
+ * note". Asked for by key, each is one column under the title given.
  */
 function worklistExportColumns(asked: CsvColumn[]): CsvColumn[] {
   const has = (key: string) => asked.some((column) => column.key === key);
@@ -114,8 +126,12 @@ function worklistExportColumns(asked: CsvColumn[]): CsvColumn[] {
         { key: "windowStart", title: "Window start" },
         { key: "windowEnd", title: "Window end" },
       ];
-    if (column.key === "visitDate" && !has("bookingNote"))
-      return [column, { key: "bookingNote", title: "Booking note" }];
+    if (column.key === "visitDate" && !has("bookingNote") && !has("visitTime"))
+      return [
+        column,
+        { key: "visitTime", title: "Booked time" },
+        { key: "bookingNote", title: "Booking note" },
+      ];
     return [column];
   });
 }
@@ -159,23 +175,78 @@ type Counts = { [S in WorklistState as `count:${S}`]: number };
  */
 const whole = (n: number) => sql.raw(String(Math.trunc(n)));
 
-/** The patient (the patient search's text, decision 134), the study's working name, the visit's name. */
+/**
+ * Where a word that names no visit is looked for: the patient (the patient search's text, decision
+ * 134), the assignment's screen number, the study's working name.
+ */
 const searchColumns = [
   throughKey(sql`vs.patient_id`, patients.id, foldedText(patients.searchText), false),
+  throughKey(sql`vs.study_patient_id`, studyPatients.id, studyPatients.screenNr, false),
   throughKey(sql`vs.study_id`, studies.id, studies.workingName, false),
-  throughKey(sql`vs.visit_id`, visits.id, visits.name, false),
 ];
 
 /**
- * Every typed word must match the patient (name, barcode, SSN or phone), the study or the visit. Each
- * word's matches are looked up first and passed on as lists of ids (searchCondition): the planner then
- * knows how few rows a rare word means and reads them by patient (a rare name: ~0.8 s → a few ms at a
- * 50,000-assignment site) instead of walking the site's whole worklist range in order.
+ * The visits each word is a whole word of (the domain's isWordOf, on names folded as the patients'
+ * search text is), in one statement: the visits are few, read whole.
  */
-async function searchWords(db: Db, text: string | undefined): Promise<SQL> {
-  const words = (text ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
-  return (await searchCondition(db, words, searchColumns))?.page ?? sql`true`;
+async function visitsNamedBy(db: Db, words: string[]): Promise<number[][]> {
+  const [row] = await queryRows<Record<string, number[]>>(
+    db,
+    sql`select ${sql.join(
+      words.map(
+        (word, w) => sql`array(select v.id from visits v
+          where search_fold(${word}) = any(regexp_split_to_array(search_fold(v.name), '[^[:alnum:]]+')))
+          as ${sql.identifier(`w${w}`)}`,
+      ),
+      sql`, `,
+    )}`,
+  );
+  return words.map((_, w) => (row?.[`w${w}`] ?? []).map(Number));
 }
+
+/**
+ * The search's condition (the domain's word-search rule): a word that is a whole word of a visit's name
+ * matches those visits only; any other word of two characters or more the patient, the screen number
+ * or the study; a word of one character naming no visit is left out. The patient's and the others'
+ * matches are looked up first and passed on as lists of ids (searchCondition): the planner then knows
+ * how few rows a rare word means and reads them by patient (a rare name: ~0.8 s → a few ms at a
+ * 50,000-assignment site) instead of walking the site's whole worklist range in order. `byPatient`
+ * says whether such a word narrows the rows to a few patients.
+ */
+async function searchOf(
+  db: Db,
+  text: string | undefined,
+): Promise<{ condition: SQL; byPatient: boolean } | null> {
+  const words = searchWords(text);
+  if (words.length === 0) return null;
+  const named = await visitsNamedBy(db, words);
+  const visitWords = named.filter((ids) => ids.length > 0);
+  const within = words.filter((word, w) => named[w]?.length === 0 && searchedWithin(word));
+  const found = (await searchCondition(db, within, searchColumns))?.page;
+  const parts = [...visitWords.map((ids) => sql`vs.visit_id = any(${intArray(ids)}::int[])`)];
+  if (found) parts.push(found);
+  if (parts.length === 0) return null;
+  return { condition: and(...parts) as SQL, byPatient: Boolean(found) };
+}
+
+/** The time of the record a row refers to: a booking's hour. */
+const recordTime = sql.raw("(select x.visit_time from patient_visits x where x.id = vs.patient_visit_id)");
+
+/**
+ * The keys of each order, in turn, the row's id last: the window's end, or the recorded date and time.
+ * Read back from each row, they are where the export's next batch starts (keysetAfter).
+ */
+const orderKeys: Record<WorklistOrder, KeysetKey[]> = {
+  windowEnd: [
+    { key: sql`vs.window_end`, nullable: true },
+    { key: sql`vs.id`, nullable: false },
+  ],
+  visitDate: [
+    { key: sql`vs.visit_date`, nullable: true },
+    { key: recordTime, nullable: true },
+    { key: sql`vs.id`, nullable: false },
+  ],
+};
 
 /**
  * The widest window of any plan (before + after), as a bound the index can use: a due row's window
@@ -202,6 +273,7 @@ const worklistAnswer = answers(
       patientUuid: z.string(),
       barcode: z.string(),
       patientName: z.string(),
+      patientStatus: z.number(),
       screenNr: z.string().nullable(),
       studyId: z.number(),
       studyUuid: z.string(),
@@ -221,6 +293,7 @@ const worklistAnswer = answers(
       patientVisitId: z.number().nullable(),
       patientVisitUuid: z.string().nullable(),
       visitDate: day.nullable(),
+      visitTime: z.string().nullable(),
       visitStatus: z.string().nullable(),
     }),
     { counts: z.record(z.enum(worklistStates), z.number()) },
@@ -228,6 +301,7 @@ const worklistAnswer = answers(
 );
 
 export function worklistRoutes(app: FastifyInstance, deps: Deps) {
+  patientScheduleRoute(app, deps);
   type Params = z.infer<typeof exportQuery>;
 
   /** The worklist a call means: its states' rows (each its own index range), their counts, the order. */
@@ -239,41 +313,65 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       : [...defaultWorklistStates];
     const is = statePredicateParts(asOf);
     const opensBy = sql`(vs.window_start is null or vs.window_start <= ${to}::date)`;
+    // A date range keeps the rows whose window reaches into it (and those without a window); a
+    // booking by its booked date instead (decision 234): next week's appointments are the visits
+    // booked for next week, whatever their windows.
+    const fromWindow = q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`;
+    const bookedIn = sql`(vs.visit_date <= ${to}::date and ${q.from ? sql`vs.visit_date >= ${q.from}::date` : sql`true`}
+      or vs.visit_date is null and ${opensBy} and ${fromWindow})`;
     const each = (parts: SQL[], bounds: SQL) => parts.map((part) => sql`${part} and ${bounds}`);
-    // Each state's rows, as parts of one kind each (each its own index range): its rule, the horizon,
+    // Each state's rows, as parts of one kind each (each its own index range): its rule, the range,
     // and bounds the rule implies that the index can use.
     const parted: Record<WorklistState, SQL[]> = {
-      overdue: is.overdue,
-      due: each(is.due, sql`vs.window_end between ${asOf}::date and ${asOf}::date + ${widestWindow}`),
+      overdue: each(is.overdue, fromWindow),
+      due: each(
+        is.due,
+        sql`vs.window_end between ${asOf}::date and ${asOf}::date + ${widestWindow} and ${fromWindow}`,
+      ),
       upcoming: each(
         is.upcoming,
         sql`vs.window_start <= ${to}::date
-        and vs.window_end > ${asOf}::date and vs.window_end <= ${to}::date + ${widestWindow}`,
+        and vs.window_end > ${asOf}::date and vs.window_end <= ${to}::date + ${widestWindow} and ${fromWindow}`,
       ),
-      booked: each(is.booked, opensBy),
-      unscheduled: is.unscheduled,
-      missed: is.missed,
+      booked: each(is.booked, bookedIn),
+      unscheduled: each(is.unscheduled, fromWindow),
+      missed: each(is.missed, fromWindow),
       // What happened and cannot be done any more, whose automatic deviation is still open.
-      "deviations-open": [sql`vs.deviation_open`],
+      "deviations-open": each([sql`vs.deviation_open`], fromWindow),
     };
-    // A search reads its few patients' rows by patient: there each state is one read, its parts OR-ed.
-    const searched = Boolean((q.search ?? q.searchTerm)?.trim());
+    const search = await searchOf(deps.db, q.search ?? q.searchTerm);
+    // A search for a few patients reads their rows by patient: there each state is one read, its parts
+    // OR-ed. Words that name visits only keep each part its own range, read in order to the page.
     const rowsOf = Object.fromEntries(
       Object.entries(parted).map(([state, parts]) => [
         state,
-        searched && parts.length > 1 ? [sql`(${sql.join(parts, sql` or `)})`] : parts,
+        search?.byPatient && parts.length > 1 ? [sql`(${sql.join(parts, sql` or `)})`] : parts,
       ]),
     ) as Record<WorklistState, SQL[]>;
     const common = sql`vs.active and vs.sequence is not null and ${siteScope(user, q.siteId)}
-      and ${q.from ? sql`(vs.window_end is null or vs.window_end >= ${q.from}::date)` : sql`true`}
-      and ${await searchWords(deps.db, q.search ?? q.searchTerm)}`;
+      and ${search?.condition ?? sql`true`}`;
     const desc = q.direction === "desc";
-    const order = (alias: string) =>
-      sql.raw(
-        desc
-          ? `${alias}.window_end desc nulls first, ${alias}.id desc`
-          : `${alias}.window_end asc nulls last, ${alias}.id asc`,
+    const keys = orderKeys[q.order ?? "windowEnd"];
+    // The sorted keys before the id, as k0, k1 … in each branch's rows.
+    const sorted = keys.slice(0, -1);
+    const direction = sql.raw(desc ? " desc nulls first" : " asc nulls last");
+    const idDirection = sql.raw(desc ? " desc" : " asc");
+    const order = (alias: string | null) =>
+      sql.join(
+        [
+          ...sorted.map((key, i) => sql`${alias ? sql.raw(`${alias}.k${i}`) : key.key}${direction}`),
+          sql`${sql.raw(`${alias ?? "vs"}.id`)}${idDirection}`,
+        ],
+        sql`, `,
       );
+    const keyColumns = sql.join(
+      sorted.map((key, i) => sql`, ${key.key} as ${sql.raw(`k${i}`)}`),
+      sql``,
+    );
+    const keysetColumns = sql.join(
+      sorted.map((_, i) => sql`, ${sql.raw(`w.k${i}`)}::text as ${sql.identifier(`keyset${i}`)}`),
+      sql``,
+    );
     const counted = (state: WorklistState) =>
       sql`least(${sql.join(
         rowsOf[state].map(
@@ -298,18 +396,20 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       // union all, so a missed row asked for under both chips comes once.
       const branches = states.flatMap((state) =>
         rowsOf[state].map(
-          (part) => sql`(select vs.id, vs.window_end, ${
+          (part) => sql`(select vs.id${keyColumns}, ${
             state === "deviations-open" ? sql`vs.kind::text` : sql`${state}::text`
           } as state from visit_schedule vs
           where ${part} and ${common} and ${after}
-          order by ${order("vs")} limit ${whole(offset + limit)})`,
+          order by ${order(null)} limit ${whole(offset + limit)})`,
         ),
       );
-      return queryRows<WorklistRow & Counts & { keysetWindowEnd: string | null; keysetId: number }>(
+      return queryRows<
+        WorklistRow & Counts & Record<`keyset${number}`, string | null> & { keysetId: number }
+      >(
         db,
         sql`select vs.study_patient_id || '-' || vs.visit_id as "rowId",
             vs.patient_id as "patientId", ${patient("uuid")} as "patientUuid", ${patient("barcode")} as barcode,
-            ${patient("last_name || ' ' || x.first_name")} as "patientName",
+            ${patient("last_name || ' ' || x.first_name")} as "patientName", ${patient("status")} as "patientStatus",
             ${lookup("study_patients", "study_patient_id")("screen_nr")} as "screenNr",
             vs.study_id as "studyId", ${study("uuid")} as "studyUuid", ${study("working_name")} as "studyName",
             vs.visit_id as "visitId", ${visit("name")} as "visitName", ${visit("visit_type_id")} as "visitType",
@@ -320,8 +420,9 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
             ${rowDeviation("days_outside")} as "daysOutside",
             vs.patient_visit_id as "patientVisitId",
             ${lookup("patient_visits", "patient_visit_id")("uuid")} as "patientVisitUuid",
-            vs.visit_date::text as "visitDate", vs.visit_status as "visitStatus",
-            vs.window_end::text as "keysetWindowEnd", vs.id as "keysetId"${withCounts ? sql`, ${countFields}` : sql``}
+            vs.visit_date::text as "visitDate", to_char(${recordTime}, 'HH24:MI') as "visitTime",
+            vs.visit_status as "visitStatus",
+            vs.id as "keysetId"${keysetColumns}${withCounts ? sql`, ${countFields}` : sql``}
           from (select * from (${sql.join(branches, sql` union `)}) b
             order by ${order("b")} limit ${whole(limit)} offset ${whole(offset)}) w
           join visit_schedule vs on vs.id = w.id
@@ -335,10 +436,13 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
      * 148); later pages stay unnamed, as their limits are written into the text.
      */
     const run = <T>(work: (db: Db) => Promise<T>, offset: number) => {
-      const reads = readsOf(deps.db, "list", !((q.search ?? q.searchTerm)?.trim() || offset > 0));
+      const reads = readsOf(deps.db, "list", !(search || offset > 0));
       return reads.run(() => work(reads.db));
     };
-    return { states, rows, counts, desc, run };
+    /** Where the next batch of an export starts: after the last row's keys. */
+    const after = (last: Record<string, unknown>) =>
+      keysetAfter(keys, [...sorted.map((_, i) => last[`keyset${i}`]), last.keysetId], desc);
+    return { states, rows, counts, after, run };
   }
 
   app.get(
@@ -357,9 +461,12 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       const counts = Object.fromEntries(
         worklistStates.map((state) => [state, Number(countRow?.[countKey(state)] ?? 0)]),
       ) as Record<WorklistState, number>;
+      // The rows carry only their own fields: not the counts, nor the keys an export goes on from.
       const items: WorklistRow[] = read.map(
-        ({ keysetWindowEnd: _, keysetId: __, ...row }) =>
-          Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith("count:"))) as WorklistRow,
+        (row) =>
+          Object.fromEntries(
+            Object.entries(row).filter(([key]) => !key.startsWith("count:") && !key.startsWith("keyset")),
+          ) as WorklistRow,
       );
       const total = worklist.states.reduce((sum, s) => sum + counts[s], 0);
       const data: WorklistData = { items, pagination: { page, pageSize, total }, counts };
@@ -369,8 +476,8 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
 
   /**
    * GET /api/worklist/export: the whole worklist the call means as CSV (issue 15), in its order, read
-   * in batches after the last row's window end and id; dates as ISO dates, the window in two columns
-   * (worklistExportColumns, issue 46).
+   * in batches after the last row's keys of the order (its window end, or its recorded date and time)
+   * and id; dates as ISO dates, the window in two columns (worklistExportColumns, issue 46).
    */
   app.get(
     "/api/worklist/export",
@@ -380,21 +487,12 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       const q = parseQuery(exportQuery, request.query);
       const columns = worklistExportColumns(parseCsvColumns(q.columns, worklistColumns));
       const worklist = await worklistOf(user, q);
-      const keys = [
-        { key: sql`vs.window_end`, nullable: true },
-        { key: sql`vs.id`, nullable: false },
-      ];
       async function* batches() {
-        let last: unknown[] | null = null;
+        let last: Record<string, unknown> | null = null;
         for (;;) {
-          const read = await worklist.rows(
-            exportBatchSize,
-            0,
-            last ? keysetAfter(keys, last, worklist.desc) : undefined,
-          );
+          const read = await worklist.rows(exportBatchSize, 0, last ? worklist.after(last) : undefined);
           if (read.length === 0) return;
-          const end = read[read.length - 1];
-          last = [end.keysetWindowEnd, end.keysetId];
+          last = read[read.length - 1] as Record<string, unknown>;
           yield read.map((row) =>
             columns.map(({ key }) => worklistText[key]?.(row) ?? cellText(row[key as keyof WorklistRow])),
           );
@@ -406,6 +504,104 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
         "worklist",
         columns.map((column) => column.title),
         batches(),
+      );
+    },
+  );
+}
+
+const scheduleQuery = z.strictObject({
+  patientId: idParam("Patient must be a number"),
+  asOf: isoDate("asOf"),
+});
+
+/** The schedule's answer (PatientSchedule), for /api/docs. */
+const scheduleAnswer = answers(
+  z.object({
+    patientId: z.number(),
+    assignments: z.array(
+      z.object({
+        studyPatientUuid: z.string(),
+        studyId: z.number(),
+        studyUuid: z.string(),
+        studyName: z.string(),
+        screenNr: z.string().nullable(),
+        startDate: day.nullable(),
+        active: z.boolean(),
+        closeDate: day.nullable(),
+        rows: z.array(
+          z.object({
+            visitId: z.number(),
+            visitName: z.string(),
+            visitType: z.number(),
+            sequence: z.number().nullable(),
+            expectedDate: day.nullable(),
+            windowStart: day.nullable(),
+            windowEnd: day.nullable(),
+            state: z.enum(visitStateValues as [string, ...string[]]),
+            bookedOutsideWindow: z.boolean(),
+            bookingPassed: z.boolean(),
+            patientVisitUuid: z.string().nullable(),
+            visitDate: day.nullable(),
+            visitTime: z.string().nullable(),
+            visitStatus: z.string().nullable(),
+          }),
+        ),
+      }),
+    ),
+  }),
+);
+
+/** A JSON value as read: PGlite answers it parsed, pg as text. */
+const fromJson = <T>(value: T | string): T => (typeof value === "string" ? JSON.parse(value) : value);
+
+/**
+ * GET /api/worklist/schedule?patientId= (issue 46, point 11): the patient's study assignments, active
+ * first, each with its visit schedule — the stored engine rows the worklist reads, every state, in plan
+ * order (recorded visits the plan does not hold after), with the record that counts. Scoped as the
+ * patients are: another site's patient is not found; monitors, as on the whole worklist, are refused.
+ */
+async function patientSchedule(db: Db, patientId: number, asOf: string): Promise<PatientSchedule> {
+  const rows = await queryRows<
+    Omit<PatientScheduleAssignment, "rows"> & { rows: PatientScheduleRow[] | string }
+  >(
+    db,
+    sql`select sp.uuid as "studyPatientUuid", sp.study_id as "studyId", s.uuid as "studyUuid",
+        s.working_name as "studyName", sp.screen_nr as "screenNr", sp.start_date::text as "startDate",
+        sp.active, sp.close_date::text as "closeDate",
+        (select coalesce(json_agg(json_build_object(
+            'visitId', vs.visit_id, 'visitName', v.name, 'visitType', v.visit_type_id, 'sequence', vs.sequence,
+            'expectedDate', vs.expected_date::text, 'windowStart', vs.window_start::text,
+            'windowEnd', vs.window_end::text, 'state', ${visitStateSql(asOf)},
+            'bookedOutsideWindow', vs.booked_outside_window, 'bookingPassed', ${bookingPassedSql(asOf)},
+            'patientVisitUuid', pv.uuid, 'visitDate', vs.visit_date::text,
+            'visitTime', to_char(pv.visit_time, 'HH24:MI'), 'visitStatus', vs.visit_status)
+            order by vs.sequence nulls last, vs.visit_date, vs.visit_id), '[]')
+          from visit_schedule vs join visits v on v.id = vs.visit_id
+            left join patient_visits pv on pv.id = vs.patient_visit_id
+          where vs.study_patient_id = sp.id) as rows
+      from study_patients sp join studies s on s.id = sp.study_id
+      where sp.patient_id = ${patientId}
+      order by sp.active desc, sp.start_date desc nulls last, sp.id desc`,
+  );
+  return { patientId, assignments: rows.map((row) => ({ ...row, rows: fromJson(row.rows) })) };
+}
+
+function patientScheduleRoute(app: FastifyInstance, deps: Deps) {
+  app.get(
+    "/api/worklist/schedule",
+    { schema: { querystring: scheduleQuery, tags: ["worklist"], response: scheduleAnswer } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const q = parseQuery(scheduleQuery, request.query);
+      const [patient] = await deps.db
+        .select({ id: patients.id })
+        .from(patients)
+        .where(and(eq(patients.id, q.patientId), patientScope(user)));
+      if (!patient) throw notFound("Patient not found");
+      return send(
+        request,
+        reply,
+        await patientSchedule(deps.db, patient.id, q.asOf ?? toIsoDate(new Date())),
       );
     },
   );

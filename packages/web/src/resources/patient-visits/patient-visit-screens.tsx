@@ -608,7 +608,11 @@ const positiveId = (value: string | null) => {
 const localPath = (value: string | null) =>
   value?.startsWith("/") && !value.startsWith("//") ? value : null;
 
-/** The choices the worklist's Record visit hands over: `?patientId=&studyId=&visitId=`. */
+/**
+ * The choices the worklist's Record visit hands over: `?patientId=&studyId=&visitId=`. Such a visit
+ * starts as done today (issue 46): the date and the status Completed, which the person changes when
+ * the visit was another day or is only being booked.
+ */
 function usePrefill(params: URLSearchParams, isNew: boolean) {
   const patientId = isNew ? positiveId(params.get("patientId")) : null;
   const studyId = patientId ? positiveId(params.get("studyId")) : null;
@@ -622,7 +626,17 @@ function usePrefill(params: URLSearchParams, isNew: boolean) {
   const p = patient.data;
   const patientName = p ? `${p.patientDetail.lastName} ${p.patientDetail.firstName} (${p.barcode})` : null;
   const prefill = useMemo(
-    () => (patientId === null ? undefined : { patientId, studyId, visitId, patientName }),
+    () =>
+      patientId === null
+        ? undefined
+        : {
+            patientId,
+            studyId,
+            visitId,
+            patientName,
+            visitDate: toIsoDate(new Date()),
+            visitStatus: "COMPLETED" as const,
+          },
     [patientId, studyId, visitId, patientName],
   );
   return { ready: patientId === null || !patient.isPending, prefill };

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { Patient, SiteOption } from "@trialdesk/domain";
+import type { Patient, PatientSchedule, SiteOption } from "@trialdesk/domain";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveSiteProvider, activeSiteStorageKey } from "../../app/site";
 import {
@@ -8,6 +8,7 @@ import {
   type Call,
   defaultUser,
   fieldRefusal,
+  giveReason,
   renderRoutes,
   saveWhenReady,
   stubApi,
@@ -77,6 +78,141 @@ describe("the patient detail's deviations (issue 43)", () => {
     );
     const call = calls.find((c) => c.path === "/api/protocol-deviations");
     expect(call?.search.get("patientId")).toBe("1");
+  });
+});
+
+const schedule: PatientSchedule = {
+  patientId: 1,
+  assignments: [
+    {
+      studyPatientUuid: "sp-1",
+      studyId: 10,
+      studyUuid: "std-10",
+      studyName: "TD-2025-001_NORMAL",
+      screenNr: "S-001",
+      startDate: "2026-03-01",
+      active: true,
+      closeDate: null,
+      rows: [
+        {
+          visitId: 100,
+          visitName: "Screening",
+          visitType: 20,
+          sequence: 1,
+          expectedDate: "2026-03-02",
+          windowStart: "2026-03-02",
+          windowEnd: "2026-03-02",
+          state: "done",
+          bookedOutsideWindow: false,
+          bookingPassed: false,
+          patientVisitUuid: "pv-1",
+          visitDate: "2026-03-02",
+          visitTime: "11:45",
+          visitStatus: "COMPLETED",
+        },
+        {
+          visitId: 101,
+          visitName: "Week 2",
+          visitType: 60,
+          sequence: 2,
+          expectedDate: "2026-03-16",
+          windowStart: "2026-03-14",
+          windowEnd: "2026-03-18",
+          state: "due",
+          bookedOutsideWindow: false,
+          bookingPassed: false,
+          patientVisitUuid: null,
+          visitDate: null,
+          visitTime: null,
+          visitStatus: null,
+        },
+      ],
+    },
+    {
+      studyPatientUuid: "sp-2",
+      studyId: 11,
+      studyUuid: "std-11",
+      studyName: "QA-2026-314_NORMAL",
+      screenNr: null,
+      startDate: "2026-01-01",
+      active: false,
+      closeDate: "2026-02-01",
+      rows: [
+        {
+          visitId: 200,
+          visitName: "Day 0",
+          visitType: 20,
+          sequence: 1,
+          expectedDate: "2026-01-01",
+          windowStart: "2026-01-01",
+          windowEnd: "2026-01-01",
+          state: "missed",
+          bookedOutsideWindow: false,
+          bookingPassed: false,
+          patientVisitUuid: null,
+          visitDate: null,
+          visitTime: null,
+          visitStatus: null,
+        },
+      ],
+    },
+  ],
+};
+
+describe("the patient detail's studies and visits (issue 46, point 11)", () => {
+  it("shows each study assignment with its visit schedule, and Record visit comes back to the patient", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi((call) =>
+      call.path === "/api/worklist/schedule" ? { data: schedule } : server(call),
+    );
+    const { router } = renderRoutes(
+      [
+        { path: "/patients/:itemId", element: <Detail /> },
+        { path: "/patient-visits/create", element: <h1>New visit form</h1> },
+      ],
+      ["/patients/pt-1"],
+    );
+    const section = await screen.findByRole("region", { name: "Studies and visits" });
+    const active = await within(section).findByRole("table", {
+      name: "Visit schedule of TD-2025-001_NORMAL",
+    });
+    expect(calls.find((c) => c.path === "/api/worklist/schedule")?.search.get("patientId")).toBe("1");
+    expect(within(section).getByRole("link", { name: "TD-2025-001_NORMAL" })).toHaveAttribute(
+      "href",
+      "/study-patients/sp-1",
+    );
+    expect(
+      within(active)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Visit", "Window", "State", "Recorded", "Actions"]);
+    const [, done, due] = within(active).getAllByRole("row");
+    expect(Array.from(done.children, (c) => c.textContent)).toEqual([
+      "Screening",
+      "2 Mar 2026",
+      "Done",
+      "2 Mar 2026, 11:45 Completed",
+      "",
+    ]);
+    expect(Array.from(due.children, (c) => c.textContent).slice(0, 4)).toEqual([
+      "Week 2",
+      "14 Mar – 18 Mar 2026",
+      "Due",
+      "—",
+    ]);
+    // A closed assignment's visits are shown, with nothing to record.
+    const closed = within(section).getByRole("table", { name: "Visit schedule of QA-2026-314_NORMAL" });
+    expect(within(closed).getByText("Missed")).toBeInTheDocument();
+    expect(within(closed).queryByRole("link", { name: /^Record visit/ })).not.toBeInTheDocument();
+
+    await user.click(within(due).getByRole("link", { name: "Record visit Week 2 of Kovács Anna" }));
+    expect(await screen.findByRole("heading", { name: "New visit form" })).toBeInTheDocument();
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      patientId: "1",
+      studyId: "10",
+      visitId: "101",
+      returnTo: "/patients/pt-1",
+    });
   });
 });
 
@@ -225,6 +361,8 @@ describe("the patient form's duplicates (issue 46, point 4)", () => {
     await waitFor(() => expect(screen.getByLabelText("First name")).toHaveValue("Eva"));
     await user.type(screen.getByLabelText("City"), "Szeged");
     await saveWhenReady(user);
+    // An edit of a patient says why (issue 46, point 1).
+    await giveReason(user);
     await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(1));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(calls.find((c) => c.method === "PUT")?.body).not.toHaveProperty("confirmDuplicate");

@@ -6,11 +6,14 @@ import {
   isActiveStatus,
   type ListData,
   lookupPageSizes,
+  optionLabel,
   type Patient,
   type PatientContactInput,
   type PatientInput,
   type PatientListRow,
   type PatientLookupRow,
+  type PatientSchedule,
+  type PatientScheduleAssignment,
   type ProtocolDeviationListRow,
   patientName,
   patientStatuses,
@@ -19,12 +22,15 @@ import {
   type SiteOption,
   sameNamePatientMessage,
   sexes,
+  shortDate,
   statusDetailsMaxLength,
   toIsoDate,
   validatePatient,
+  visitStatuses,
+  windowText,
 } from "@trialdesk/domain";
 import { type ReactNode, useMemo } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queries";
 import { getConfig } from "../../app/config";
@@ -39,7 +45,10 @@ import { Badge } from "../../ui/badge";
 import { countryName } from "../../ui/country-select";
 import { Panel } from "../../ui/panel";
 import { Spinner } from "../../ui/spinner";
+import { TableArea, Td, Th } from "../../ui/table";
 import { DeviationTable } from "../protocol-deviations/deviation-parts";
+import { VisitStateBadge } from "../worklist/visit-state";
+import { bookedText, RecordVisitLink, recordable } from "../worklist/worklist-screen";
 import { ContactsBlock } from "./contacts-block";
 
 /** Green Active when the status is 1, otherwise red Inactive (spec §2.5). */
@@ -77,7 +86,7 @@ const listOf = (site: SiteOption): ListDescription<PatientListRow> => ({
 type Form = Partial<PatientInput>;
 
 const detailFields = (bounds: { min: string; max: string }): FieldSpec[] => [
-  { name: "barcode", label: "Barcode", readOnly: true, hint: "Given when the patient is first saved" },
+  { name: "barcode", label: "Barcode", readOnly: true, emptyHint: "Given when the patient is first saved" },
   { name: "patientDetail.firstName", label: "First name", required: true },
   { name: "patientDetail.lastName", label: "Last name", required: true },
   { name: "patientDetail.ssn", label: "SSN" },
@@ -263,9 +272,134 @@ function PatientDeviations({ patient }: { patient: Patient }) {
   );
 }
 
+/** One assignment's visit schedule: the engine's rows, each with Record visit while it can be recorded. */
+function AssignmentSchedule({
+  patient,
+  assignment,
+  returnTo,
+}: {
+  patient: Patient;
+  assignment: PatientScheduleAssignment;
+  returnTo: string;
+}) {
+  const name = patientName(patient.patientDetail.lastName, patient.patientDetail.firstName);
+  const heading = `schedule-${assignment.studyPatientUuid}`;
+  return (
+    <section aria-labelledby={heading} className="flex flex-col gap-2">
+      <h3 id={heading} className="flex flex-wrap items-center gap-2 text-sm font-semibold text-gray-900">
+        <Link
+          to={`/study-patients/${assignment.studyPatientUuid}`}
+          className="text-blue-800 underline-offset-2 hover:underline"
+        >
+          {assignment.studyName}
+        </Link>
+        {assignment.screenNr && (
+          <span className="font-normal text-gray-700">Screen Nr {assignment.screenNr}</span>
+        )}
+        {assignment.startDate && (
+          <span className="font-normal text-gray-700">from {shortDate(assignment.startDate)}</span>
+        )}
+        {assignment.active ? <Badge color="green">Active</Badge> : <Badge color="red">Closed</Badge>}
+      </h3>
+      {assignment.rows.length === 0 ? (
+        <p className="text-sm text-gray-600">No visits planned</p>
+      ) : (
+        <TableArea label={`Visit schedule of ${assignment.studyName}`}>
+          <thead>
+            <tr>
+              <Th>Visit</Th>
+              <Th>Window</Th>
+              <Th>State</Th>
+              <Th>Recorded</Th>
+              <Th className="w-px">
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {assignment.rows.map((row) => (
+              <tr key={row.visitId}>
+                <Td>{row.visitName}</Td>
+                <Td className="whitespace-nowrap">{windowText(row) || "—"}</Td>
+                <Td>
+                  <VisitStateBadge state={row.state} />
+                </Td>
+                <Td className="whitespace-nowrap">
+                  {row.visitDate ? (
+                    <>
+                      {bookedText(row)}{" "}
+                      <span className="text-gray-600">
+                        {optionLabel(visitStatuses, row.visitStatus ?? undefined)}
+                      </span>
+                    </>
+                  ) : (
+                    "—"
+                  )}
+                </Td>
+                <Td className="text-right">
+                  {assignment.active && recordable(row.state) && (
+                    <RecordVisitLink
+                      row={{ ...row, patientId: patient.id, studyId: assignment.studyId, patientName: name }}
+                      returnTo={returnTo}
+                    />
+                  )}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </TableArea>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The patient's study assignments, each with its visit schedule (issue 46, point 11): the rows the
+ * worklist reads, every state, with the recorded date and Record visit, which comes back here.
+ */
+function PatientVisitSchedule({ patient }: { patient: Patient }) {
+  const location = useLocation();
+  // Under the worklist's key: a saved visit, assignment or plan refreshes it with the worklist.
+  const schedule = useQuery({
+    queryKey: ["worklist", "schedule", patient.id],
+    queryFn: () => api.get<PatientSchedule>("worklist/schedule", { patientId: patient.id }),
+  });
+  const assignments = schedule.data?.assignments ?? [];
+  return (
+    <Panel aria-labelledby="patient-schedule" className="flex flex-col gap-4 p-4">
+      <h2 id="patient-schedule" className="text-base font-semibold text-gray-900">
+        Studies and visits
+      </h2>
+      {schedule.isPending ? (
+        <Spinner label="Loading..." />
+      ) : schedule.isError ? (
+        <p role="alert" className="text-sm text-red-800">
+          Loading failed: {schedule.error.message}
+        </p>
+      ) : assignments.length === 0 ? (
+        <p className="text-sm text-gray-600">Not assigned to a study</p>
+      ) : (
+        assignments.map((assignment) => (
+          <AssignmentSchedule
+            key={assignment.studyPatientUuid}
+            patient={patient}
+            assignment={assignment}
+            returnTo={`${location.pathname}${location.search}`}
+          />
+        ))
+      )}
+    </Panel>
+  );
+}
+
 const detail: DetailDescription<Patient> = {
   resource: "patients",
-  after: (patient) => <PatientDeviations patient={patient} />,
+  after: (patient) => (
+    <>
+      <PatientVisitSchedule patient={patient} />
+      <PatientDeviations patient={patient} />
+    </>
+  ),
   rows: [
     { label: "Barcode", value: (p) => p.barcode },
     { label: "Name", value: (p) => patientName(p.patientDetail.lastName, p.patientDetail.firstName) },

@@ -14,6 +14,7 @@ const row = (over: Partial<WorklistRow>): WorklistRow => ({
   patientUuid: "prt-1",
   barcode: "BUD-000001",
   patientName: "Kiss Anna",
+  patientStatus: 1,
   screenNr: "S-001",
   studyId: 10,
   studyUuid: "std-10",
@@ -33,6 +34,7 @@ const row = (over: Partial<WorklistRow>): WorklistRow => ({
   patientVisitId: null,
   patientVisitUuid: null,
   visitDate: null,
+  visitTime: null,
   visitStatus: null,
   ...over,
 });
@@ -44,6 +46,8 @@ const rows = [
     patientId: 2,
     barcode: "BUD-000002",
     patientName: "Nagy Béla",
+    patientStatus: 0,
+    screenNr: "S-002",
     visitId: 101,
     visitName: "Week 4",
     expectedDate: "2026-03-28",
@@ -54,6 +58,7 @@ const rows = [
     patientVisitId: 55,
     patientVisitUuid: "ptv-55",
     visitDate: "2026-04-02",
+    visitTime: "10:30",
     visitStatus: "BOOKED",
   }),
 ];
@@ -94,19 +99,29 @@ beforeEach(() => localStorage.setItem(activeSiteStorageKey(defaultUser.uuid), si
 const worklistCalls = (calls: Call[]) => calls.filter((c) => c.path === "/api/worklist");
 
 describe("worklist", () => {
-  it("lists the active site's visits with window, expected date, state and booking", async () => {
+  it("lists the active site's visits with screen number, window, expected date, state and booking", async () => {
     const calls = server();
     renderRoutes(routes, ["/worklist"]);
     const table = await screen.findByRole("table", { name: "Worklist" });
-    await within(table).findByText("Kiss Anna");
+    await within(table).findAllByText("Kiss Anna");
     expect(
       within(table)
         .getAllByRole("columnheader")
         .map((h) => h.textContent),
-    ).toEqual(["Patient", "Study", "Visit", "Window", "Expected", "State", "Booked for", "Actions"]);
+    ).toEqual([
+      "Patient",
+      "Screen Nr",
+      "Study",
+      "Visit",
+      "Window",
+      "Expected",
+      "State",
+      "Booked for",
+      "Actions",
+    ]);
     const [, first, second] = within(table).getAllByRole("row");
-    expect(Array.from(first.children, (c) => c.textContent).slice(0, 7)).toEqual([
-      "BUD-000001Kiss Anna",
+    expect(Array.from(first.children, (c) => c.textContent).slice(1, 8)).toEqual([
+      "S-001",
       "TD-2025-001_NORMAL",
       "Week 2",
       "12 Mar – 16 Mar 2026",
@@ -114,9 +129,12 @@ describe("worklist", () => {
       "Overdue",
       "",
     ]);
-    // A booking outside its window says so, in amber, without blocking anything.
-    expect(within(second).getByText("2 Apr 2026")).toBeInTheDocument();
+    // A booking shows its day and hour; outside its window it says so, in amber, blocking nothing.
+    expect(within(second).getByText("2 Apr 2026, 10:30")).toBeInTheDocument();
     expect(within(second).getByText("Outside the planned window")).toHaveClass("text-amber-800");
+    // An inactive patient is marked beside the name; an active one is not.
+    expect(within(second.children[0] as HTMLElement).getAllByText("Inactive").length).toBeGreaterThan(0);
+    expect(within(first).queryByText("Inactive")).not.toBeInTheDocument();
     // Scoped to the site; no state filter until a chip is chosen; the search goes as `search`.
     const [call] = worklistCalls(calls);
     expect(call.search.get("siteId")).toBe("7");
@@ -156,7 +174,7 @@ describe("worklist", () => {
 
     await user.click(screen.getByRole("button", { name: "Booked 1" }));
     expect(router.state.location.search).toBe("?state=overdue%2Cbooked");
-    expect(await screen.findByText("Nagy Béla")).toBeInTheDocument();
+    expect((await screen.findAllByText("Nagy Béla")).length).toBeGreaterThan(0);
     expect(worklistCalls(calls).at(-1)?.search.get("state")).toBe("overdue,booked");
     // The counts stay whatever the filter: they come from the answer, not from the rows shown.
     expect(screen.getByRole("button", { name: "Due 4" })).toBeInTheDocument();
@@ -235,7 +253,10 @@ describe("worklist", () => {
     });
     renderRoutes(routes, ["/worklist?state=deviations-open"]);
     const table = await screen.findByRole("table", { name: "Worklist" });
-    const rowOf = async (name: string) => (await within(table).findByText(name)).closest("tr") as HTMLElement;
+    const rowOf = async (name: string) =>
+      (await within(table).findAllByText(name))[0]?.closest("tr") as HTMLElement;
+    /** The row's State column (the card holds the state too). */
+    const stateOf = (tr: HTMLElement) => tr.children[6] as HTMLElement;
 
     const booking = await rowOf("Tóth Ede");
     expect(within(booking).getByText("13 Mar 2026")).toBeInTheDocument();
@@ -244,19 +265,66 @@ describe("worklist", () => {
 
     // Done out of its window: its days and its deviation, nothing left to record.
     const outside = await rowOf("Varga István");
-    expect(within(outside).getByText("Out of window")).toBeInTheDocument();
-    expect(within(outside).getByText("+2 days")).toBeInTheDocument();
+    expect(within(stateOf(outside)).getByText("Out of window")).toBeInTheDocument();
+    expect(within(stateOf(outside)).getByText("+2 days")).toBeInTheDocument();
     expect(
-      within(outside).getByRole("link", { name: "Deviation of Week 8 of Varga István" }),
+      within(stateOf(outside)).getByRole("link", { name: "Deviation of Week 8 of Varga István" }),
     ).toHaveAttribute("href", "/protocol-deviations/dev-8");
     expect(within(outside).queryByRole("link", { name: /^Record visit/ })).not.toBeInTheDocument();
 
     const gone = await rowOf("Szabó Ildikó");
-    expect(within(gone).getByText("Missed")).toBeInTheDocument();
-    expect(within(gone).getByRole("link", { name: "Deviation of Week 10 of Szabó Ildikó" })).toHaveAttribute(
-      "href",
-      "/protocol-deviations/dev-9",
+    expect(within(stateOf(gone)).getByText("Missed")).toBeInTheDocument();
+    expect(
+      within(stateOf(gone)).getByRole("link", { name: "Deviation of Week 10 of Szabó Ildikó" }),
+    ).toHaveAttribute("href", "/protocol-deviations/dev-9");
+  });
+
+  it("sorts by the booked date, and takes a date range kept in the URL with a way back to the 14 days (issue 46)", async () => {
+    const user = userEvent.setup();
+    const calls = server();
+    const { router } = renderRoutes(routes, ["/worklist"]);
+    const table = await screen.findByRole("table", { name: "Worklist" });
+    await user.click(within(table).getByRole("button", { name: "Booked for" }));
+    expect(router.state.location.search).toBe("?order=visitDate&direction=asc");
+    await waitFor(() => expect(worklistCalls(calls).at(-1)?.search.get("order")).toBe("visitDate"));
+    // The window sorts as before.
+    expect(within(table).getByRole("button", { name: "Window" })).toBeInTheDocument();
+
+    expect(screen.queryByRole("button", { name: "Next 14 days" })).not.toBeInTheDocument();
+    await user.type(screen.getByRole("textbox", { name: "From" }), "20260518");
+    await user.type(screen.getByRole("textbox", { name: "To" }), "20260524");
+    await waitFor(() =>
+      expect(Object.fromEntries(worklistCalls(calls).at(-1)?.search ?? [])).toMatchObject({
+        from: "2026-05-18",
+        to: "2026-05-24",
+      }),
     );
+    expect(new URLSearchParams(router.state.location.search).get("from")).toBe("2026-05-18");
+    // Within a range of its own, Upcoming is not "the next 14 days".
+    expect(screen.getByRole("button", { name: "Upcoming 9" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Next 14 days" }));
+    await waitFor(() => expect(worklistCalls(calls).at(-1)?.search.has("from")).toBe(false));
+    expect(worklistCalls(calls).at(-1)?.search.has("to")).toBe(false);
+    expect(screen.getByRole("textbox", { name: "From" })).toHaveValue("");
+    expect(screen.getByRole("button", { name: "Upcoming (next 14 days) 9" })).toBeInTheDocument();
+  });
+
+  it("on a phone shows each row as a card with patient, visit, window and state, the other columns left out (issue 46, point 9)", async () => {
+    server();
+    renderRoutes(routes, ["/worklist"]);
+    const table = await screen.findByRole("table", { name: "Worklist" });
+    await within(table).findAllByText("Kiss Anna");
+    const [, first] = within(table).getAllByRole("row");
+    const card = first.querySelector('[data-card="worklist-row"]') as HTMLElement;
+    // Shown below the sm breakpoint only; the columns it stands for are hidden there.
+    expect(card).toHaveClass("sm:hidden");
+    expect(within(card).getByText("Kiss Anna")).toBeInTheDocument();
+    expect(within(card).getByText("Week 2")).toBeInTheDocument();
+    expect(within(card).getByText("12 Mar –")).toBeInTheDocument();
+    expect(within(card).getByText("Overdue")).toBeInTheDocument();
+    const cells = Array.from(first.children);
+    expect(cells.slice(1, 8).every((cell) => cell.classList.contains("max-sm:hidden"))).toBe(true);
+    expect(within(first).getByRole("link", { name: "Record visit Week 2 of Kiss Anna" })).toBeInTheDocument();
   });
 
   it("asks for a site first", async () => {
