@@ -12,6 +12,7 @@ import type { Deps } from "./deps";
 import { registerCompression } from "./http/compression";
 import { failure } from "./http/envelope";
 import { registerErrorHandler } from "./http/error-handler";
+import { registerExpensiveCalls } from "./http/expensive-calls";
 import { healthRoutes } from "./http/health";
 import { loggerOptions } from "./http/logging";
 import { registerNoStore } from "./http/no-store";
@@ -111,6 +112,8 @@ export async function buildApp(options: {
   await registerCompression(app);
   await registerOpenApi(app);
   registerGuards(app, deps);
+  // Before the routes: it caps the expensive ones as they are added.
+  registerExpensiveCalls(app, deps);
 
   app.get("/config.json", { schema: { response: { 200: appConfigSchema } } }, async () => appConfig(deps));
   authRoutes(app, deps);

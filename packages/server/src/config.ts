@@ -37,6 +37,18 @@ export type Config = {
   databaseConnectTimeoutMs: number;
   /** PostgreSQL: a statement (and a query whose answer does not come) gives up after this long. */
   databaseStatementTimeoutMs: number;
+  /**
+   * Expensive calls (searches, the worklist, exports, summaries: http/expensive-calls.ts) one account
+   * may have in flight at once; beyond them 429 (issue 46, point 14).
+   */
+  expensiveCallsPerUser: number;
+  /**
+   * Exports and visit summaries running at once on the database, whoever asks: fewer than a server's
+   * 10 pooled connections, so other calls always find one. Beyond them a call waits its turn.
+   */
+  exportsAtOnce: number;
+  /** How long an export or summary waits for its turn before it answers 503. */
+  exportQueueWaitMs: number;
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -110,6 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(str(env, "TRUST_PROXY")),
     databaseConnectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 5000, 100),
     databaseStatementTimeoutMs: int(env, "DATABASE_STATEMENT_TIMEOUT_MS", 9000, 100),
+    expensiveCallsPerUser: int(env, "EXPENSIVE_CALLS_PER_USER", 4, 1),
+    exportsAtOnce: int(env, "EXPORTS_AT_ONCE", 4, 1),
+    exportQueueWaitMs: int(env, "EXPORT_QUEUE_WAIT_MS", 5000),
     webDist: path.resolve(str(env, "WEB_DIST") ?? path.join(here, "../../web/dist")),
   };
 }
