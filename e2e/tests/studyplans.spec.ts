@@ -101,7 +101,9 @@ async function pickUp(page: Page, visit: string) {
 /** Lifts a card with Space, moves it by 25 px arrow steps to just below `target`'s card, drops it with Space. */
 async function dragWithKeyboard(page: Page, visit: string, target: string) {
   const from = await centre(handle(page, visit));
-  const to = await centre(handle(page, target));
+  // The target card's middle, not its handle's: a plan's card holds a fee share too and may take two
+  // lines, its handle on the first.
+  const to = await centre(handle(page, target).locator("xpath=ancestor::li[1]"));
   await pickUp(page, visit);
   const across = Math.round((to.x - from.x) / 25);
   // Ends 3 to 28 px below the target card's middle: on its lower half, so after it.

@@ -246,7 +246,7 @@ test("a booking whose day has passed says so on the visit form and on the workli
   const row = dataRows(page, "Worklist").filter({ hasText: patient.barcode }).filter({ hasText: "Run-in" });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Booked date passed: record the outcome");
-  await expect(row.getByRole("cell").nth(5)).toHaveText("Due");
+  await expect(row.getByRole("cell").nth(6)).toHaveText("Due");
   await page.getByRole("button", { name: /^Booked \d+$/ }).click();
   await expect(page).toHaveURL(/state=booked/);
   await expect(row).toHaveCount(0);
@@ -260,7 +260,8 @@ test("a booking whose day has passed says so on the visit form and on the workli
   await expect(page.getByRole("heading", { name: "Add new visit" })).toBeVisible();
   await expect(select(page, "Visit")).toContainText("Run-in");
   await expect(page.getByText("Booked date passed: record the outcome")).toBeVisible();
-  await expect(page.getByLabel("Visit date")).toHaveValue("");
+  // It starts with today (issue 46, point 8): the outcome is recorded on the day it is learnt.
+  await expect(page.getByLabel("Visit date")).toHaveValue(today());
 });
 
 test("a no-show and then the real visit are two records of the visit, both found", async ({ page, api }) => {
@@ -461,8 +462,8 @@ test("a coordinator never sees another site's deviation", async ({ page, api }) 
 
   // Opened by its address, it is not found, as any record of another site.
   await page.goto(`/protocol-deviations/${deviation.uuid}`);
-  await expect(page.getByText("Can not display data: Protocol deviation not found")).toBeVisible();
-  await expect(page.getByText("The record could not be shown.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Protocol deviation not found" })).toBeVisible();
+  await expect(page.getByText("The record does not exist, or it is not one you can see.")).toBeVisible();
   await expect(page.getByText(lastName)).toHaveCount(0);
   await page.goto(`/protocol-deviations/${deviation.uuid}/edit`);
   await expect(page.getByText(/Protocol deviation not found/).first()).toBeVisible();

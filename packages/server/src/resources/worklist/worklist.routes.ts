@@ -333,7 +333,9 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
         sql`vs.window_start <= ${to}::date
         and vs.window_end > ${asOf}::date and vs.window_end <= ${to}::date + ${widestWindow} and ${fromWindow}`,
       ),
-      booked: each(is.booked, bookedIn),
+      // The default view keeps a booking while its window opens by the horizon (one booked far outside
+      // it is seen now); a range asked for takes the bookings of its days.
+      booked: each(is.booked, q.from || q.to ? bookedIn : opensBy),
       unscheduled: each(is.unscheduled, fromWindow),
       missed: each(is.missed, fromWindow),
       // What happened and cannot be done any more, whose automatic deviation is still open.

@@ -284,7 +284,8 @@ const listOf = (
     {
       key: "patientName",
       title: "Patient",
-      className: "sm:whitespace-nowrap",
+      // Kept on one line where there is room; at 1280 px beside the menu a long name takes two.
+      className: "2xl:whitespace-nowrap",
       format: (row) => (
         <>
           <span className="max-sm:hidden">
