@@ -11,7 +11,7 @@ test("create, edit and view a partner: hint, code clean-up, CRO and amber Sponso
   const code = id.slice(0, 3).toUpperCase();
   await signIn(page, "/partners/create");
   await expect(page.getByRole("heading", { name: "Partner" })).toBeVisible();
-  await expect(page.getByText("the code of the therapy area, 2 or 3 characters, unique")).toBeVisible();
+  await expect(page.getByText("the code of the partner, 2 or 3 characters, unique")).toBeVisible();
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Name is required")).toBeVisible();
   await expect(page.getByText("Code is required")).toBeVisible();

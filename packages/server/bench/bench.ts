@@ -177,6 +177,10 @@ function startServer(url: string | null, dataDir: string): ChildProcess {
       SEED: "never",
       LOG_LEVEL: "warn",
       TRUST_PROXY: signInProxy,
+      // One account plays all 32 clients, who stand for 32 people: its cap on expensive calls and the
+      // turns of summaries (decisions 240, 241) would measure their 429s and waits, not the calls.
+      EXPENSIVE_CALLS_PER_USER: "1000",
+      EXPORTS_AT_ONCE: "1000",
       ...(webDist ? { WEB_DIST: webDist } : {}),
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -211,7 +215,8 @@ async function idle() {
 type Result = {
   call: string;
   one: Figures;
-  many: Figures;
+  /** None for a call measured with one client only. */
+  many?: Figures;
   rawOne: Figures;
   rawMany: Figures;
   bytes?: { wire: number; json: number; encoding: string | null };
@@ -274,10 +279,12 @@ async function runSize(size: BenchSize) {
     /** Each call's floor, for measuring it beside the server's 32 clients (PostgreSQL only). */
     const floors = new Map<string, () => Promise<unknown>>();
     for (const c of list) {
-      await measureRaw(() => c.raw(raw), warmClients, warmSeconds);
+      await c.rawBefore?.(raw);
+      await measureRaw(() => c.raw(raw), c.oneClient ? 1 : warmClients, warmSeconds);
+      await c.rawBefore?.(raw);
       const rawOne = await measureRaw(() => c.raw(raw), 1, seconds);
-      const rawMany = own.url ? undefined : await measureRaw(() => c.raw(raw), 32, seconds);
-      if (own.url) floors.set(c.name, () => c.raw(raw));
+      const rawMany = own.url || c.oneClient ? undefined : await measureRaw(() => c.raw(raw), 32, seconds);
+      if (own.url && !c.oneClient) floors.set(c.name, () => c.raw(raw));
       results.push({ call: c.name, rawOne, rawMany } as Result);
       log(`  ${c.name}: p95 ${rawOne.p95.toFixed(1)} ms`);
     }
@@ -446,12 +453,16 @@ async function runSize(size: BenchSize) {
       for (const c of httpCases) {
         const result = results.find((r) => r.call === c.name) as Result;
         if (c.http.method === "GET") result.bytes = await wireBytes(base, c.http.path, c.http.headers ?? {});
-        await measureHttp(base, c.http, warmClients, warmSeconds);
+        await c.before?.(base);
+        await measureHttp(base, c.http, c.oneClient ? 1 : warmClients, warmSeconds);
         await idle();
+        await c.before?.(base);
         result.one = await measureHttp(base, c.http, 1, seconds);
         await idle();
         const floor = floors.get(c.name);
-        if (!floor) result.many = await measureHttp(base, c.http, 32, seconds);
+        if (c.oneClient) {
+          // Measured with one client only (a statement): no 32-client figure.
+        } else if (!floor) result.many = await measureHttp(base, c.http, 32, seconds);
         else {
           // Beside its floor, in turns (each side first every other round), medians of `rounds`: the
           // machine's speed drifts over a run, and measured minutes apart the ratio took the drift.
@@ -519,10 +530,17 @@ for (const run of runs) {
   console.table(
     run.results.map((r) => {
       // The targets: 25 ms p95 for every list, search, detail and save (a sign-in is none: its password
-      // check alone takes ~20 ms); 150 ms for the visit summary; no errors anywhere.
+      // check alone takes ~20 ms); 150 ms for the visit summary; 100 ms for a statement, a batch write of
+      // a day's lines (~80 at 100,000 patients: 1.2× its floor, decision 246); no errors anywhere.
       const target =
-        r.call === "sign-in" ? Number.POSITIVE_INFINITY : r.call.startsWith("visit summary") ? 150 : 25;
-      if (r.one && (r.one.p95 >= target || r.one.errors > 0 || r.many.errors > 0)) failed = true;
+        r.call === "sign-in"
+          ? Number.POSITIVE_INFINITY
+          : r.call.startsWith("visit summary")
+            ? 150
+            : r.call.startsWith("create a statement")
+              ? 100
+              : 25;
+      if (r.one && (r.one.p95 >= target || r.one.errors > 0 || (r.many?.errors ?? 0) > 0)) failed = true;
       return {
         call: r.call,
         "1 client p50": fmt(r.one?.p50),

@@ -47,6 +47,11 @@ export type Fixtures = {
   /** Others, dated 5 days after their window's end: each save writes a protocol deviation (issue 43). */
   lateVisits: Fixtures["freeVisits"];
   nextLateVisit: number;
+  /**
+   * The bench's projects, whose earnings at the site the statement case bills a day at a time, each
+   * with the days it has unbilled earnings on, in order.
+   */
+  statementDays: { projectId: number; days: string[] }[];
 };
 
 export async function readFixtures(raw: Raw): Promise<Fixtures> {
@@ -81,6 +86,13 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
       [site.id, study.id],
     ) as Promise<Fixtures["freeVisits"]>;
   const [freeVisits, lateVisits] = await Promise.all([nextVisits(false), nextVisits(true)]);
+  const days = await raw.query(
+    `select project_id as "projectId", array_agg(distinct service_date::text order by service_date::text) as days
+     from earnings where site_id = $1 and statement_id is null
+       and project_id in (select id from projects where protocol_nr like 'BENCH-%')
+     group by 1 order by 1`,
+    [site.id],
+  );
   return {
     siteId: site.id as number,
     siteCode: site.code as string,
@@ -95,12 +107,19 @@ export async function readFixtures(raw: Raw): Promise<Fixtures> {
     nextFreeVisit: 0,
     lateVisits,
     nextLateVisit: 0,
+    statementDays: days as Fixtures["statementDays"],
   };
 }
 
 export type Case = {
   name: string;
   http: HttpCall;
+  /** Measured with one client only: a call a site makes now and then (a statement), never 32 at once. */
+  oneClient?: boolean;
+  /** Run before each measured span of the server's call (its warm-up too). */
+  before?: (base: string) => Promise<void>;
+  /** Run before each measured span of the hand-written floor (its warm-up too). */
+  rawBefore?: (raw: Raw) => Promise<void>;
   /** The same answer by hand: the floor. */
   raw: (raw: Raw) => Promise<unknown>;
 };
@@ -191,6 +210,37 @@ function visitPage(raw: Raw, where: string, params: unknown[]) {
   ]);
 }
 
+/** An earning's state as the server reads it (finance-sql.ts), over rows named "earnings". */
+const earningState = `case
+  when "earnings".statement_id is not null then
+    (select case when s.status = 'SENT' and s.paid + s.written_off >= s.gross then 'PAID' else 'ON_STATEMENT' end
+      from statements s where s.id = "earnings".statement_id)
+  when "earnings".reverses_id is null
+    and exists(select 1 from study_patients sp where sp.patient_id = "earnings".patient_id
+      and sp.study_id = "earnings".study_id and sp.sdv_selected)
+    and not exists(select 1 from patient_visits pv where pv.id = "earnings".patient_visit_id
+      and pv.sdv_verified_at is not null and not pv.sdv_reopened
+      and not exists(select 1 from queries q where q.patient_visit_id = pv.id and q.status <> 'CLOSED'))
+    then 'AWAITING_VERIFICATION'
+  else 'BILLABLE' end`;
+
+/** Voids the site's draft statements (the bench's own), so their earnings are billable again. */
+async function voidDrafts(base: string, siteId: number, headers: Record<string, string>) {
+  for (;;) {
+    const res = await fetch(`${base}/api/statements?siteId=${siteId}&status=DRAFT&pagesize=500`, { headers });
+    const drafts = ((await res.json()) as { data: { items: Record<string, unknown>[] } }).data.items;
+    if (drafts.length === 0) return;
+    for (const draft of drafts) {
+      const put = await fetch(`${base}/api/statements/${draft.uuid}`, {
+        method: "PUT",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ ...draft, status: "VOID" }),
+      });
+      if (!put.ok) throw new Error(`voiding a bench statement: HTTP ${put.status}`);
+    }
+  }
+}
+
 const likeWord = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Every word in the name, barcode, SSN or a phone (the patient search of decision 67), by trigrams
  * (the search text is kept folded, so LIKE on the folded word). */
@@ -221,6 +271,20 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
     },
   });
   let signIns = 0;
+  /**
+   * The statements the bench prepares: in turn for each bench project, each of its next day of unbilled
+   * earnings at the site (about 80 lines at 100,000 patients). The hand-written floor counts on its
+   * own; `before` and `rawBefore` void the drafts, so each measured span starts from the same ledger.
+   */
+  let statements = 0;
+  let floorStatements = 0;
+  const statementOf = (n: number) => {
+    const { projectId, days } = f.statementDays[
+      n % f.statementDays.length
+    ] as Fixtures["statementDays"][number];
+    const periodTo = days[Math.floor(n / f.statementDays.length) % days.length] as string;
+    return { projectId, siteId: f.siteId, periodTo, statementDate: periodTo };
+  };
   const nextVisit = () => f.freeVisits[f.nextFreeVisit++ % f.freeVisits.length];
   const nextLateVisit = () => f.lateVisits[f.nextLateVisit++ % f.lateVisits.length];
   /**
@@ -539,6 +603,109 @@ export function cases(f: Fixtures, auth: Record<string, string>, write: Record<s
           raw.query(boundedCount(`from protocol_deviations where ${where}`), [f.siteId]),
         ]);
       },
+    },
+    {
+      name: "earnings of the site, newest first",
+      http: { method: "GET", path: `/api/earnings?${site}&pagesize=${pageSize}`, headers: auth },
+      raw: (raw) => {
+        const where = "site_id = $1 and voided_at is null";
+        return Promise.all([
+          raw.query(
+            `select e.id, e.uuid, e.project_id, pr.working_name, e.site_id, si.code, e.study_id, e.patient_id,
+               p.barcode, e.visit_id, v.name, e.patient_visit_id, pv.uuid, e.service_date, e.currency, e.amount,
+               e.held_back, e.payable, ${earningState.replaceAll('"earnings"', "e")}, e.reverses_id is not null,
+               e.statement_id, st.uuid
+             from (select id from earnings where ${where} order by service_date desc, id desc limit ${pageSize}) page
+             join earnings e on e.id = page.id join projects pr on pr.id = e.project_id
+             join sites si on si.id = e.site_id join patients p on p.id = e.patient_id
+             join visits v on v.id = e.visit_id left join patient_visits pv on pv.id = e.patient_visit_id
+             left join statements st on st.id = e.statement_id
+             order by e.service_date desc, e.id desc`,
+            [f.siteId],
+          ),
+          raw.query(boundedCount(`from earnings where ${where}`), [f.siteId]),
+        ]);
+      },
+    },
+    {
+      name: "create a statement of a day's earnings",
+      http: {
+        method: "POST",
+        path: "/api/statements",
+        headers: write,
+        body: () => ({ uuid: newUuid("statements"), ...statementOf(statements++) }),
+      },
+      oneClient: true,
+      before: async (base) => {
+        statements = 0;
+        await voidDrafts(base, f.siteId, write);
+      },
+      // By hand, in one transaction: the same statements in the same turn, each of its day's earnings.
+      rawBefore: async (raw) => {
+        floorStatements = 0;
+        await raw.query(
+          `with drafts as (update statements set status = 'VOID' where site_id = $1 and status = 'DRAFT' returning id)
+           update earnings set statement_id = null where statement_id in (select id from drafts)`,
+          [f.siteId],
+        );
+      },
+      raw: (raw) =>
+        raw.transaction(async (query) => {
+          const { projectId, periodTo } = statementOf(floorStatements++);
+          await query("select pg_advisory_xact_lock(hashtextextended('statements ' || $1 || ' ' || $2, 0))", [
+            projectId,
+            f.siteId,
+          ]);
+          const billable = `e.project_id = $1 and e.site_id = $2 and e.voided_at is null and e.statement_id is null
+              and e.service_date <= $3 and ${earningState.replaceAll('"earnings"', "e")} = 'BILLABLE'`;
+          const [terms] = await query(
+            `select currency, vat, payment_days, paid_percentage,
+                 exists(select 1 from project_sites where project_id = $1 and site_id = $2) as at_site
+               from projects where id = $1`,
+            [projectId, f.siteId],
+          );
+          const [statement] = await query(
+            `insert into statements (uuid, project_id, site_id, period_to, statement_date, due_date, currency,
+                 vat_percent, payment_days, paid_percentage, net, vat, gross)
+               values ($1, $2, $3, $4, $4, $4::date + $5::int, $6, $7, $5, $8, 0, 0, 0) returning id`,
+            [
+              newUuid("statements"),
+              projectId,
+              f.siteId,
+              periodTo,
+              terms.payment_days,
+              terms.currency,
+              terms.vat,
+              terms.paid_percentage,
+            ],
+          );
+          const taken = await query(
+            `update earnings set statement_id = $4, updated_at = now()
+               where id in (select e.id from earnings e where ${billable} for update)
+               returning id, service_date, payable,
+                 (select v.name || ' · ' || p.barcode from visits v, patients p
+                   where v.id = earnings.visit_id and p.id = earnings.patient_id) as description`,
+            [projectId, f.siteId, periodTo, statement.id],
+          );
+          if (taken.length > 0)
+            await query(
+              `insert into statement_lines (statement_id, earning_id, description, service_date, amount)
+                 select $1, t.id, t.description, t.service_date, t.payable
+                 from jsonb_to_recordset($2::jsonb) as t(id int, description text, service_date date, payable numeric)`,
+              [statement.id, JSON.stringify(taken)],
+            );
+          await query(
+            `update statements set net = t.net, vat = round(t.net * $2 / 100, 2), gross = t.net + round(t.net * $2 / 100, 2)
+               from (select coalesce(sum(amount), 0) as net from statement_lines where statement_id = $1) t
+               where id = $1`,
+            [statement.id, terms.vat],
+          );
+          await query(
+            `insert into audit_events (request_id, resource, uuid, action, changes, site_id)
+               values ($1, 'statements', $2, 'create', '[]', $3)`,
+            [newUuid(), newUuid("statements"), f.siteId],
+          );
+        }),
     },
     {
       name: "sign-in",

@@ -138,6 +138,45 @@ export async function buildBenchData(exec: Exec, size: BenchSize, log: (line: st
      from bench_assignments a join bench_studies s on s.n = a.n
      join bench_visits v on v.study_id = s.id and v.k <= a.visit_count;`,
   );
+  // What each completed mandatory visit earned (issue 45), as its save would have written it: the
+  // project's 1,850.00 EUR over its 30 mandatory visits (61.66, the last 61.86), 80 % payable. What
+  // was earned before March 2025 is billed and paid, one statement per project and site, as a site
+  // that has billed its past has it.
+  await run(
+    "finance terms and the earnings of the completed visits",
+    `update projects set settlement_days = 30, payment_days = 45, patient_fee = 1850, currency = 'EUR', vat = 27,
+       paid_percentage = 80, monitored_percentage = 0
+     where protocol_nr like 'BENCH-%';
+     insert into project_sites (project_id, site_id) select p.id, s.id from projects p, sites s
+     where p.protocol_nr like 'BENCH-%' on conflict do nothing;
+     insert into earnings (uuid, project_id, site_id, study_id, patient_id, visit_id, patient_visit_id,
+       service_date, currency, amount, held_back, payable)
+     select 'ern-' || gen_random_uuid(), s.project_id, p.recorder_site_id, pv.study_id, pv.patient_id,
+       pv.visit_id, pv.id, pv.visit_date, 'EUR', f.amount, f.amount - round(f.amount * 0.8, 2),
+       round(f.amount * 0.8, 2)
+     from patient_visits pv join bench_visits v on v.id = pv.visit_id and v.k <= 30
+     join studies s on s.id = pv.study_id join patients p on p.id = pv.patient_id
+     cross join lateral (select case when v.k = 30 then 61.86 else 61.66 end as amount) f
+     where pv.visit_status = 'COMPLETED' order by pv.id;
+     create table bench_billed as
+       select project_id, site_id, nextval(pg_get_serial_sequence('statements', 'id')) as id
+       from earnings where service_date < date '2025-03-01' group by project_id, site_id;
+     insert into statements (id, uuid, project_id, site_id, period_to, statement_date, due_date, currency,
+       vat_percent, payment_days, paid_percentage, net, vat, gross, paid, status)
+     overriding system value
+     select b.id, 'stm-' || gen_random_uuid(), b.project_id, b.site_id, '2025-02-28', '2025-03-01', '2025-04-15',
+       'EUR', 27, 45, 80, 0, 0, 0, 0, 'SENT'
+     from bench_billed b;
+     update earnings e set statement_id = b.id from bench_billed b
+     where b.project_id = e.project_id and b.site_id = e.site_id and e.service_date < date '2025-03-01';
+     insert into statement_lines (statement_id, earning_id, description, service_date, amount)
+     select e.statement_id, e.id, 'Bench visit', e.service_date, e.payable from earnings e
+     where e.statement_id is not null order by e.id;
+     update statements s set net = t.net, vat = round(t.net * 0.27, 2), gross = t.net + round(t.net * 0.27, 2),
+       paid = t.net + round(t.net * 0.27, 2)
+     from (select statement_id, sum(amount) as net from statement_lines group by 1) t where t.statement_id = s.id;
+     drop table bench_billed;`,
+  );
   await run(
     "drop the helper tables",
     `drop table bench_patients, bench_address_base, bench_patient_ids, bench_assignments, bench_visits;`,

@@ -99,6 +99,11 @@ export const earnings = pgTable(
       .where(sql`${t.live} and ${t.reversesId} is null`),
     index("earnings_project_id_site_id_service_date_idx").on(t.projectId, t.siteId, t.serviceDate, t.id),
     index("earnings_site_id_service_date_idx").on(t.siteId, t.serviceDate, t.id),
+    // What a statement may take: of a project at a site, on no statement yet. Billed earnings (most of
+    // a site's history) are not walked past on the way to them.
+    index("earnings_unbilled_idx")
+      .on(t.projectId, t.siteId, t.serviceDate)
+      .where(sql`${t.statementId} is null and ${t.voidedAt} is null`),
     fkIndex("earnings", "study_id", t.studyId),
     fkIndex("earnings", "visit_id", t.visitId),
     index("earnings_patient_visit_id_idx").on(t.patientVisitId).where(sql`${t.patientVisitId} is not null`),

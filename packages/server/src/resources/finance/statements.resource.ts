@@ -94,10 +94,24 @@ export async function totalStatement(tx: Tx, statementId: number, currency: Curr
     .select({ amount: statementLines.amount })
     .from(statementLines)
     .where(eq(statementLines.statementId, statementId));
-  const totals = statementTotals(
+  await setTotals(
+    tx,
+    statementId,
+    currency,
     lines.map((line) => toMinor(String(line.amount), currency)),
     vatPercent,
   );
+}
+
+/** Sets a statement's totals from its lines' amounts (the domain's statementTotals). */
+async function setTotals(
+  tx: Tx,
+  statementId: number,
+  currency: Currency,
+  lines: bigint[],
+  vatPercent: number,
+) {
+  const totals = statementTotals(lines, vatPercent);
   await tx
     .update(statements)
     .set({
@@ -209,21 +223,12 @@ export const statementsResource = defineResource<StatementInput>({
     if (!terms.currency)
       throw validationError({ projectId: "The project has no currency in its finance terms" });
     await lockStatementsOf(tx, projectId, siteId);
-    const periodTo = input.periodTo as string;
     const closeOut = input.closeOut === true;
     if (closeOut) {
       const open = await openAssignments(tx, projectId, siteId);
       if (open > 0) throw validationError({ closeOut: messages.assignmentsOpen(open) });
     }
-    const [found] = await tx
-      .select({
-        billable: sql<number>`count(*) filter (where ${billable(projectId, siteId, periodTo)})::int`,
-        releasable: sql<number>`count(*) filter (where ${closeOut ? releasable(projectId, siteId, periodTo) : sql`false`})::int`,
-      })
-      .from(earnings)
-      .where(and(eq(earnings.projectId, projectId), eq(earnings.siteId, siteId)));
-    if (!found || found.billable + found.releasable === 0)
-      throw validationError({ periodTo: closeOut ? messages.nothingToCloseOut : messages.nothingBillable });
+    // Whether anything is billable is known once the lines are taken (writeChildren, same transaction).
     const zero = formatMinor(0n, terms.currency);
     return {
       projectId,
@@ -274,22 +279,34 @@ export const statementsResource = defineResource<StatementInput>({
         ...taken.map((e) => ({ ...e, heldBack: false })),
         ...released.map((e) => ({ ...e, heldBack: true })),
       ];
-      if (lines.length > 0)
-        await tx.insert(statementLines).values(
-          lines.map((e) => ({
-            statementId: id,
-            earningId: e.id,
-            description: e.description,
-            serviceDate: e.serviceDate,
-            amount: e.amount,
-            heldBack: e.heldBack,
-          })),
-        );
+      // Nothing to bill: refused on the field, the statement not kept (the transaction is undone).
+      if (lines.length === 0)
+        throw validationError({
+          periodTo: input.closeOut === true ? messages.nothingToCloseOut : messages.nothingBillable,
+        });
+      await tx.insert(statementLines).values(
+        lines.map((e) => ({
+          statementId: id,
+          earningId: e.id,
+          description: e.description,
+          serviceDate: e.serviceDate,
+          amount: e.amount,
+          heldBack: e.heldBack,
+        })),
+      );
+      // Its totals from the lines just taken (VAT once, on the net).
       const [header] = await tx
         .select({ currency: statements.currency, vatPercent: statements.vatPercent })
         .from(statements)
         .where(eq(statements.id, id));
-      await totalStatement(tx, id, header.currency as Currency, header.vatPercent);
+      const currency = header.currency as Currency;
+      await setTotals(
+        tx,
+        id,
+        currency,
+        lines.map((line) => toMinor(line.amount, currency)),
+        header.vatPercent,
+      );
       return;
     }
     if (input.status === "VOID" && existing.status !== "VOID") await releaseEarnings(tx, id);

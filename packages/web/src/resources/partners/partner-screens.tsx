@@ -31,8 +31,9 @@ const form: FormDescription<Partial<PartnerInput>> = {
   resource: "partners",
   fields: [
     nameField,
-    // The spec's hint, word for word.
-    codeField("the code of the therapy area, 2 or 3 characters, unique"),
+    // The spec's hint names the therapy area, copied from that form; it is the partner's code (issue 46,
+    // point 12; decision 247).
+    codeField("the code of the partner, 2 or 3 characters, unique"),
     { name: "cro", label: "CRO", kind: "checkbox" },
     { name: "sponsor", label: "Sponsor", kind: "checkbox" },
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX "earnings_unbilled_idx" ON "earnings" USING btree ("project_id","site_id","service_date") WHERE "earnings"."statement_id" is null and "earnings"."voided_at" is null;
