@@ -42,6 +42,7 @@ import {
   Money,
   ProjectAndSite,
   StatementStatusBadge,
+  shownAmount,
   siteIdOf,
   todayIso,
   typedMinor,
@@ -420,7 +421,7 @@ function WriteOff({ statement }: { statement: Statement }) {
       <ConfirmDialog
         open={asking}
         title="Write off the open amount"
-        text={`Write off ${statement.open} ${statement.currency}? The statement then counts as paid; this is done once.`}
+        text={`Write off ${shownAmount(statement.open, statement.currency)} ${statement.currency}? The statement then counts as paid; this is done once.`}
         confirmLabel="Write off"
         cancelLabel="Cancel"
         destructive
