@@ -104,7 +104,7 @@ async function billableStudy(api: Api, tag: string) {
     address: { countryCode: "HU", city: "Eger" },
     contacts: [],
   });
-  await api.post("/api/study-patients", {
+  const assignment = await api.post("/api/study-patients", {
     studyId: study.id,
     patientId: patient.id,
     screenNr: `L-${tag}`,
@@ -116,6 +116,7 @@ async function billableStudy(api: Api, tag: string) {
     studyName: study.workingName as string,
     lastName,
     barcode: patient.barcode as string,
+    assignmentUuid: assignment.uuid as string,
   };
 }
 
@@ -124,7 +125,7 @@ test("a completed visit earns its fee; a statement of it is sent, paid in part, 
   api,
 }) => {
   const tag = unique().toUpperCase();
-  const { projectName, studyName, lastName, barcode } = await billableStudy(api, tag);
+  const { projectName, studyName, lastName, barcode, assignmentUuid } = await billableStudy(api, tag);
 
   // The coordinator records the screening as completed.
   await signIn(page, "/", staff);
@@ -195,4 +196,36 @@ test("a completed visit earns its fee; a statement of it is sent, paid in part, 
     "100.00",
     "0.00",
   ]);
+
+  // The sponsor will not pay the rest: written off with its reason, the statement counts as paid.
+  await menuLink(page, "Statements").click();
+  await page.getByRole("row").filter({ hasText: projectName }).first().click();
+  await page.getByLabel("Reason for the write-off").fill("Bank charges of the sponsor");
+  await page.getByRole("button", { name: "Write off" }).click();
+  await page
+    .getByRole("dialog", { name: "Write off the open amount" })
+    .getByRole("button", { name: "Write off" })
+    .click();
+  await expect(page.getByText("Open amount written off")).toBeVisible();
+  await expect(page.getByLabel("Totals")).toContainText("Written off208.00");
+  const status = page.getByText("Status", { exact: true }).first().locator("xpath=following-sibling::*[1]");
+  await expect(status).toHaveText("Paid");
+
+  // The patient's assignment closed, a close-out statement releases the 100.00 held back.
+  const read = await api.get(`/api/study-patients/${assignmentUuid}`);
+  await api.put(
+    `/api/study-patients/${assignmentUuid}`,
+    { ...read, active: false, closeReason: "EOS", closeDate: day(0) },
+    "End of study",
+  );
+  await menuLink(page, "Statements").click();
+  await page.getByRole("button", { name: "Add" }).click();
+  await choose(page, "Project", projectName);
+  await page.getByLabel("Period to").fill(day(0));
+  await page.getByLabel("Statement date").fill(day(0));
+  await page.getByLabel("Close-out statement").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Statement prepared")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Lines" })).toContainText("held back released");
+  await expect(page.getByLabel("Totals")).toContainText("Net100.00");
 });

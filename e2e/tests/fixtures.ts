@@ -64,6 +64,9 @@ export type Api = {
   /** A create: asserts the 201 (or shows the answer). */
   // biome-ignore lint/suspicious/noExplicitAny: as get
   post: (path: string, data: object) => Promise<any>;
+  /** An update, with a reason for the change (recorded clinical data needs one): asserts the 200. */
+  // biome-ignore lint/suspicious/noExplicitAny: as get
+  put: (path: string, data: object, reason?: string) => Promise<any>;
 };
 
 /** Signs in through the API (the refresh cookie lands in the page's context, as signIn does). */
@@ -79,6 +82,14 @@ export async function apiOf(page: Page): Promise<Api> {
     post: async (path, data) => {
       const response = await page.request.post(path, { headers, data });
       expect(response.status(), await response.text()).toBe(201);
+      return (await response.json()).data;
+    },
+    put: async (path, data, reason) => {
+      const response = await page.request.put(path, {
+        headers: reason ? { ...headers, "x-change-reason": encodeURIComponent(reason) } : headers,
+        data,
+      });
+      expect(response.status(), await response.text()).toBe(200);
       return (await response.json()).data;
     },
   };
