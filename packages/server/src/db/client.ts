@@ -13,7 +13,6 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
 import { type ErrorCause, findCause } from "./error-causes";
-import { type ClientInternals, lastStatementNext, RoundTrips } from "./round-trips";
 
 /**
  * The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. Queries
@@ -250,16 +249,12 @@ export const defaultPostgresTimeouts: PostgresTimeouts = { connectTimeoutMs: 500
  */
 function stallSafeClient(answerTimeoutMs: number) {
   return class StallSafeClient extends pg.Client {
-    /** BEGIN ahead of a transaction's first statement, COMMIT behind its last (round-trips.ts). */
-    readonly #trips: RoundTrips;
-
     constructor(config?: pg.ClientConfig) {
       super(config);
       // A client whose connection is lost while checked out (its backend terminated, the server
       // restarted) emits 'error', which pg-pool listens for only while the client is idle: unheard, it
       // crashed the process. Its statements fail on their own, and pg-pool drops it on release.
       this.on("error", () => {});
-      this.#trips = new RoundTrips(this as unknown as ClientInternals, (text) => super.query({ text }));
     }
 
     // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
@@ -273,10 +268,6 @@ function stallSafeClient(answerTimeoutMs: number) {
       const connection = (this as unknown as { connection?: { stream?: { destroy: () => void } } })
         .connection;
       const callbackAt = args.findIndex((arg) => typeof arg === "function");
-      if (callbackAt < 0) {
-        const local = this.#trips.answerLocally(args[0], args[1]);
-        if (local) return local;
-      }
       const timer = setTimeout(() => connection?.stream?.destroy(), answerTimeoutMs);
       // The handlers below are written in place, not named: tsx names every function kept in a
       // variable as it is made, a defineProperty call on every statement (issue 14).
@@ -288,11 +279,7 @@ function stallSafeClient(answerTimeoutMs: number) {
         };
         return super.query(...(args as Parameters<pg.Client["query"]>));
       }
-      const result = this.#trips.send(
-        args[0],
-        args[1],
-        () => super.query(...(args as Parameters<pg.Client["query"]>)) as unknown as Promise<unknown>,
-      );
+      const result = super.query(...(args as Parameters<pg.Client["query"]>)) as unknown as Promise<unknown>;
       // Registered before the caller's own handlers, so a stale name is retired before anyone retries.
       result.then(
         () => answered(timer, args[0]),
@@ -394,17 +381,6 @@ export type Runnable = { execute(values?: Record<string, unknown>): Promise<unkn
 
 /** The session of a Db or Tx: its driver's kind (the class) and connection (pg pool or client, PGlite). */
 const sessionOf = (db: Db | Tx) => (db as unknown as { _: { session: { client: unknown } } })._.session;
-
-/**
- * Runs `work`, whose first statement is the last of the transaction `tx`: the COMMIT goes right behind
- * it (round-trips.ts). The transaction's connection is marked; nothing else sends on it meanwhile.
- * Awaited inside, as Drizzle's queries run only once awaited. PGlite has no round trips to save.
- */
-export async function asLastStatement<T>(tx: Tx, work: () => PromiseLike<T>): Promise<T> {
-  const client = sessionOf(tx).client;
-  if (client instanceof pg.Client) (client as unknown as Record<symbol, boolean>)[lastStatementNext] = true;
-  return await work();
-}
 
 /**
  * Statements whose SQL text Drizzle builds once per key, with placeholders for their values, and that

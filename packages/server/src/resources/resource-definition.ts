@@ -73,7 +73,17 @@ export function readsOtherTables(
   return false;
 }
 
-export type WriteContext = { tx: Tx; user: SessionUser | null; change: ChangeContext; existing: Row | null };
+export type WriteContext = {
+  tx: Tx;
+  user: SessionUser | null;
+  change: ChangeContext;
+  existing: Row | null;
+  /**
+   * What `toRow` found that `afterChange` uses, handed on by the machinery (e.g. the assignments a
+   * visit's save locked and read in its check, which its window rebuild then needs not read again).
+   */
+  found: Record<string, unknown>;
+};
 
 export type Filter = {
   /** Parses the query string value (a string), e.g. z.coerce.number().int().positive(). */
@@ -155,7 +165,8 @@ export type ResourceDescription<Input extends Row = Row> = {
    * and after (null when created or deleted): keeps derived data such as visit windows in step. It
    * may answer writes it leaves to the machinery (`writeTogether`): nothing after them reads what
    * they write, so they go to the database in the audit row's statement. `alongside` is what
-   * `readWithWrite` read, when the write was a create or an update.
+   * `readWithWrite` read, when the write was a create or an update; `found` what `toRow` left in its
+   * context (nothing on a delete).
    */
   afterChange?: (
     tx: Tx,
@@ -163,6 +174,7 @@ export type ResourceDescription<Input extends Row = Row> = {
     after: Row | null,
     alongside: Row | undefined,
     change: ChangeContext,
+    found: Record<string, unknown>,
   ) => Promise<Write[] | undefined>;
   /**
    * Read in the statement that writes a record (create or update, for a resource without

@@ -31,7 +31,6 @@ import { z } from "zod";
 import { type ChangeContext, diff, recordAudit } from "../audit/audit";
 import type { SessionUser } from "../auth/guards";
 import {
-  asLastStatement,
   builtOnce,
   type Db,
   namedByText,
@@ -610,14 +609,12 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
       // One record by its key, each statement of the same text every time: prepared.
       return prepared(db, "record", (named) =>
         named.transaction(async (tx) => {
-          const ctx: WriteContext = { tx, user, change, existing: null };
+          const ctx: WriteContext = { tx, user, change, existing: null, found: {} };
           const values = await toRow(input, ctx);
           const { record, alongside } = await written(tx, { ...values, uuid }, null, input, ctx);
-          const later = await def.afterChange?.(tx, null, record, alongside, change);
+          const later = await def.afterChange?.(tx, null, record, alongside, change, ctx.found);
           const changes = [...diff(null, record), ...secretChanges(input)];
-          await asLastStatement(tx, () =>
-            recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later),
-          );
+          await recordAudit(tx, change, { resource: def.name, uuid, action: "create", changes }, later);
           return forCaller(record, user);
         }),
       ).catch(mapDbError);
@@ -644,16 +641,14 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           }
           const before = (await readById(tx, locked.id)) as Row;
           refuseWithoutReason(before, change);
-          const ctx: WriteContext = { tx, user, change, existing: before };
+          const ctx: WriteContext = { tx, user, change, existing: before, found: {} };
           const values = await toRow(input, ctx);
           const { record: after, alongside } = await written(tx, values, locked.id, input, ctx);
-          const later = await def.afterChange?.(tx, before, after, alongside, change);
+          const later = await def.afterChange?.(tx, before, after, alongside, change, ctx.found);
           const changes = [...diff(before, after), ...secretChanges(input)];
-          await asLastStatement(tx, () =>
-            changes.length > 0
-              ? recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later)
-              : writeTogether(tx, later ?? []),
-          );
+          await (changes.length > 0
+            ? recordAudit(tx, change, { resource: def.name, uuid, action: "update", changes }, later)
+            : writeTogether(tx, later ?? []));
           return forCaller(after, user);
         }),
       ).catch(mapDbError);
@@ -666,16 +661,14 @@ export function resourceService<Input extends Row>(db: Db, def: ResourceDescript
           if (!locked) throw notFound(`${label} not found`);
           const before = (await readById(tx, locked.id)) as Row;
           refuseWithoutReason(before, change);
-          await def.beforeDelete?.(locked.id, { tx, user, change, existing: before });
+          await def.beforeDelete?.(locked.id, { tx, user, change, existing: before, found: {} });
           await tx.delete(table).where(eq(table.id, locked.id));
-          const later = await def.afterChange?.(tx, before, null, undefined, change);
-          await asLastStatement(tx, () =>
-            recordAudit(
-              tx,
-              change,
-              { resource: def.name, uuid, action: "delete", changes: diff(before, null) },
-              later,
-            ),
+          const later = await def.afterChange?.(tx, before, null, undefined, change, {});
+          await recordAudit(
+            tx,
+            change,
+            { resource: def.name, uuid, action: "delete", changes: diff(before, null) },
+            later,
           );
         }),
       ).catch(mapDbError);

@@ -29,9 +29,10 @@ import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
 import { visits } from "../visits/visits.table";
 import {
-  keepLockedAssignments,
   keepVisitSchedules,
+  type LockedAssignments,
   lockedAssignmentsJson,
+  lockedAssignmentsOf,
   windowInputsBeforeWrite,
 } from "../worklist/visit-schedule";
 import { patientVisits } from "./patient-visits.table";
@@ -139,7 +140,7 @@ async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUs
   const [found] = await check.execute({ patientId, studyId, visitId, siteIds: siteIdsOf(user) });
   if (!found.patient) throw validationError({ patientId: patientVisitMessages.patientRequired });
   const errors: FieldErrors = {};
-  const assignments = keepLockedAssignments(tx, patientId, studyId, found.assignments);
+  const assignments = lockedAssignmentsOf(found.assignments);
   if (assignments.length === 0) errors.studyId = patientVisitMessages.notAssigned;
   if (found.visitStudyId === null || Number(found.visitStudyId) !== studyId)
     errors.visitId = patientVisitMessages.visitOfOtherStudy;
@@ -154,6 +155,7 @@ async function checkReferences(tx: Tx, input: PatientVisitInput, user: SessionUs
     ),
   );
   if (Object.keys(errors).length > 0) throw validationError(errors);
+  return assignments;
 }
 
 /**
@@ -301,8 +303,9 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
       joinsKeepRows: true,
     },
   },
-  toRow: async (input, { tx, user, existing }) => {
-    await checkReferences(tx, input, user);
+  toRow: async (input, { tx, user, existing, found }) => {
+    // The assignments locked and read here go to the window rebuild of this save (afterChange).
+    found.lockedAssignments = await checkReferences(tx, input, user);
     const row = {
       patientId: input.patientId,
       studyId: input.studyId,
@@ -321,8 +324,9 @@ export const patientVisitsResource = defineResource<PatientVisitInput>({
   // The patient's windows in the study follow its recorded visits (both studies when one moved); what
   // they are computed from is read in the visit's own write statement.
   readWithWrite: { ...windowInputsBeforeWrite, ...earningInputsBeforeWrite },
-  afterChange: async (tx, before, after, alongside, change) => {
-    const writes = await keepSchedules(tx, before, after, alongside, change);
+  afterChange: async (tx, before, after, alongside, change, found) => {
+    const locked = found.lockedAssignments as LockedAssignments | undefined;
+    const writes = await keepSchedules(tx, before, after, alongside, change, locked);
     // A completed plan visit earns its fee; un-completed, its earning goes (issue 45).
     const earned = await keepEarnings(tx, before, after, alongside);
     return [...(writes ?? []), ...earned];

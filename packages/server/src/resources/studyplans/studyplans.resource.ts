@@ -212,7 +212,8 @@ export const studyplansResource = defineResource<StudyplanInput>({
     }));
   },
   // Every assignment of the study is placed anew by the changed plan.
-  afterChange: keepVisitSchedules((plan) => ({ studyId: plan.studyId as number })),
+  afterChange: (tx, before, after, alongside, change) =>
+    keepVisitSchedules((plan) => ({ studyId: plan.studyId as number }))(tx, before, after, alongside, change),
   unique: {
     studyplans_study_id_unique: { field: "studyId", message: "The study already has a studyplan" },
   },

@@ -92,18 +92,9 @@ function assignments(db: Db | Tx, where: SQL, lock: boolean, afterId = 0, limit?
 }
 
 /**
- * A patient's assignments to a study that a statement of this transaction has already locked and
- * read (lockedAssignmentsJson), for the rebuild to use instead of locking and reading them again: one
- * statement less for every patient visit's save (issue 14). They cannot change while locked, and the
- * rebuild's read of visits still comes in a later statement, after the locks (decision 149).
- */
-const lockedInTransaction = new WeakMap<Db | Tx, Map<string, AssignmentRow[]>>();
-const pairKey = (patientId: number, studyId: number) => `${patientId}/${studyId}`;
-
-/**
  * The patient's assignments to the study (the `patientId` and `studyId` placeholders), locked (FOR
  * UPDATE, in id order, as every rebuild locks them) and answered as a JSON array, for a statement that
- * checks them and is built once; `keepLockedAssignments` hands its answer to this transaction's rebuild.
+ * checks them and is built once; the save hands its answer to its rebuild (lockedAssignmentsOf).
  */
 export const lockedAssignmentsJson = sql<
   AssignmentRow[] | string
@@ -113,19 +104,16 @@ export const lockedAssignmentsJson = sql<
     true,
   )}) a)`;
 
-/** The answer of `lockedAssignmentsJson` for the patient and study, kept for this transaction's rebuild. */
-export function keepLockedAssignments(
-  tx: Tx,
-  patientId: number,
-  studyId: number,
-  answer: AssignmentRow[] | string,
-): AssignmentRow[] {
-  const rows = fromJson(answer);
-  const locked = lockedInTransaction.get(tx) ?? new Map<string, AssignmentRow[]>();
-  locked.set(pairKey(patientId, studyId), rows);
-  lockedInTransaction.set(tx, locked);
-  return rows;
-}
+/**
+ * A patient's assignments to a study that a visit's save has already locked and read in its check
+ * (lockedAssignmentsJson), handed to its window rebuild, which then need not lock and read them again:
+ * one statement less for every save (issue 14). They cannot change while locked, and the rebuild's
+ * read of visits still comes in a later statement, after the locks (decision 149).
+ */
+export type LockedAssignments = AssignmentRow[];
+
+/** The answer of `lockedAssignmentsJson`, which the save hands to its rebuild (keepVisitSchedules). */
+export const lockedAssignmentsOf = (answer: AssignmentRow[] | string): LockedAssignments => fromJson(answer);
 
 /** A study's plan as read: its entries as arrays (from, to, days, before, after, sequence), in order. */
 type PlanRow = {
@@ -433,9 +421,6 @@ export async function rebuildVisitSchedules(
       afterId = batch.at(-1)?.id ?? afterId;
     }
   }
-  const known =
-    "patientId" in target && lockedInTransaction.get(db)?.get(pairKey(target.patientId, target.studyId));
-  if (known) return writeBatch(db, known, change, later);
   const where = targetWhere(target);
   let afterId = 0;
   for (;;) {
@@ -548,8 +533,8 @@ async function windowsOfSavedVisit(
   saved: Recorded,
   later: Write[],
   change: ChangeContext,
+  batch: LockedAssignments | undefined,
 ) {
-  const batch = lockedInTransaction.get(tx)?.get(pairKey(target.patientId, target.studyId));
   if (!batch) return rebuildVisitSchedules(tx, target, later, change);
   const read = fromJson(
     inputs as { plans: PlanRow[]; recorded: Recorded[]; deviations: StoredDeviation[] } | string,
@@ -587,12 +572,13 @@ export const keepVisitSchedules =
     after: Record<string, unknown> | null,
     alongside: Record<string, unknown> | undefined,
     change: ChangeContext,
+    locked?: LockedAssignments,
   ): Promise<Write[]> => {
     const later: Write[] = [];
     const afterTarget = after && target(after);
     const inputs = alongside?.[windowInputsKey];
     if (after && afterTarget && "patientId" in afterTarget && inputs !== undefined)
-      await windowsOfSavedVisit(tx, afterTarget, inputs, after as Recorded, later, change);
+      await windowsOfSavedVisit(tx, afterTarget, inputs, after as Recorded, later, change, locked);
     else if (afterTarget) await rebuildVisitSchedules(tx, afterTarget, later, change);
     const beforeTarget = before && target(before);
     if (beforeTarget && JSON.stringify(beforeTarget) !== JSON.stringify(afterTarget))
