@@ -30,7 +30,7 @@ function useWorklistCounts() {
   const { site } = useActiveSite();
   const query = { siteId: site?.id, page: 1, pagesize: 1 };
   const { data } = useQuery({
-    queryKey: ["worklist", "counts", query],
+    queryKey: queryKeys.worklistCounts(query),
     queryFn: () => api.get<WorklistData>("worklist", query),
     enabled: Boolean(site),
   });

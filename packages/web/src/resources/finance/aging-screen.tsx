@@ -1,13 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { type Aging, type AgingBucket, agingBuckets, formatMinor, toMinor } from "@trialdesk/domain";
 import { api } from "../../api/client";
+import { queryKeys } from "../../api/queries";
 import { useActiveSite } from "../../app/site";
 import { NoSiteChosen } from "../../screens/site-scoped";
 import { useUrlParams } from "../../screens/url-params";
 import { Banner, Panel } from "../../ui/panel";
 import { Spinner } from "../../ui/spinner";
 import { Td, Th } from "../../ui/table";
-import { DateFilter, financeKey, ProjectSelect, positiveId, shownAmount, todayIso } from "./finance-parts";
+import { DateFilter, ProjectSelect, positiveId, shownAmount, todayIso } from "./finance-parts";
 
 /**
  * Aging (issue 45): how late the open gross of a project's sent statements at the active site is on a
@@ -104,7 +105,7 @@ export function AgingScreen() {
   const asOf = params.get("asOf") ?? todayIso();
   const query = { projectId: projectId ?? undefined, siteId: site?.id, asOf };
   const aging = useQuery({
-    queryKey: financeKey("aging", query),
+    queryKey: queryKeys.finance("aging", query),
     queryFn: () => api.get<Aging>("finance/aging", query),
     enabled: projectId !== null && Boolean(site),
     // Another day keeps the table in view while it loads; another project starts afresh.

@@ -16,7 +16,7 @@ import {
 } from "@trialdesk/domain";
 import { type ReactNode, useCallback, useId, useMemo, useState } from "react";
 import { api } from "../../api/client";
-import { type LookupSource, useLookupRows } from "../../api/queries";
+import { type LookupSource, queryKeys, useLookupRows } from "../../api/queries";
 import { useSession } from "../../app/session";
 import { siteLabel, useActiveSite } from "../../app/site";
 import { fieldId } from "../../screens/FormFields";
@@ -354,9 +354,6 @@ export const summaryLabels: Record<SummaryKey, string> = {
   open: "Open",
 };
 
-/** The query key of the finance views: under "finance", read again after a statement or payment. */
-export const financeKey = (view: string, query: Record<string, unknown>) => ["finance", view, query] as const;
-
 /**
  * A project's totals in a row of labelled amounts, with its currency: the earnings list's (at the
  * active site) and the project detail's.
@@ -378,7 +375,7 @@ export function FinanceTotals({
   const headingId = useId();
   const query = { projectId: projectId ?? undefined, siteId: siteId ?? undefined };
   const summary = useQuery({
-    queryKey: financeKey("summary", query),
+    queryKey: queryKeys.finance("summary", query),
     queryFn: () => api.get<FinanceSummary>("finance/summary", query),
     enabled: projectId !== null,
   });

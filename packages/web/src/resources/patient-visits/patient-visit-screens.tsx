@@ -191,7 +191,7 @@ export function PatientStudyField({
  */
 export function useVisitOptions(patientId: number | null | undefined, studyId: number | null | undefined) {
   return useQuery({
-    queryKey: ["patient-visit-detail", patientId, studyId],
+    queryKey: queryKeys.patientVisitDetail(patientId, studyId),
     queryFn: async () => {
       try {
         return await api.get<PatientVisitDetail>("patient-visit-detail", {
@@ -619,7 +619,7 @@ function usePrefill(params: URLSearchParams, isNew: boolean) {
   const visitId = studyId ? positiveId(params.get("visitId")) : null;
   // The patient select names its choice from the form data, so read the patient's name first.
   const patient = useQuery({
-    queryKey: ["patients", "prefill", patientId],
+    queryKey: queryKeys.prefillPatient(patientId),
     queryFn: () => api.get<Patient>(`patients/${patientId}`),
     enabled: patientId !== null,
   });
@@ -652,7 +652,7 @@ export function Form() {
   const description = useMemo(() => {
     if (!site) return null;
     // Saving goes back to the worklist page the visit was opened from, in place of the form. What the
-    // worklist, the summary, the home tiles and the deviations show is read again (shownWith).
+    // worklist, the summary, the home tiles and the deviations show is read again (derivedViews).
     return formOf(site, { prefill, updates, onRecordChange: setUpdates, afterSaveRoute: returnTo });
   }, [site, prefill, updates, returnTo]);
   if (!description) return <NoSiteChosen />;

@@ -361,7 +361,7 @@ function PatientVisitSchedule({ patient }: { patient: Patient }) {
   const location = useLocation();
   // Under the worklist's key: a saved visit, assignment or plan refreshes it with the worklist.
   const schedule = useQuery({
-    queryKey: ["worklist", "schedule", patient.id],
+    queryKey: queryKeys.patientSchedule(patient.id),
     queryFn: () => api.get<PatientSchedule>("worklist/schedule", { patientId: patient.id }),
   });
   const assignments = schedule.data?.assignments ?? [];
@@ -451,7 +451,7 @@ export const List = siteScopedList(listOf);
 /** The active site's country, the default region of its patients' local phone numbers (issue 15). */
 function useSiteCountry(site: SiteOption | null): string | null {
   const { data } = useQuery({
-    queryKey: ["sites", site?.uuid, "country"],
+    queryKey: queryKeys.siteCountry(site?.uuid),
     queryFn: () => api.get<Site>(`sites/${site?.uuid}`),
     enabled: Boolean(site),
     staleTime: Number.POSITIVE_INFINITY,

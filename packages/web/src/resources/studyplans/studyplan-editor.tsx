@@ -116,7 +116,7 @@ export function StudyplanEditor({
   // row of the study, found by its working name, names the plan.
   const studyName = studyUuid ? study.data?.workingName : undefined;
   const existing = useQuery({
-    queryKey: ["studyplans", "of", studyUuid, studyName],
+    queryKey: queryKeys.studyplanOfStudy(studyUuid, studyName),
     queryFn: () =>
       api.get<ListData<StudyplanListRow>>("studyplans", { page: 1, pagesize: 100, searchTerm: studyName }),
     enabled: Boolean(studyName),

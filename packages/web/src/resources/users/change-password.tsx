@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import {
   type FieldErrors,
   type PasswordChange,
@@ -7,6 +8,7 @@ import {
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../../api/client";
+import { invalidateResource } from "../../api/queries";
 import { toast } from "../../app/toast";
 import { useGoBack } from "../../screens/navigation";
 import { Button } from "../../ui/button";
@@ -27,6 +29,7 @@ const fields: { name: keyof PasswordChange; label: string; autoComplete: string 
 export function ChangePasswordPage() {
   const navigate = useNavigate();
   const goBack = useGoBack("/");
+  const queryClient = useQueryClient();
   const [data, setData] = useState<PasswordChange>({ currentPassword: "", password: "", password2: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState(false);
@@ -39,6 +42,8 @@ export function ChangePasswordPage() {
     setSaving(true);
     try {
       await api.post("me/password", data);
+      // The user's record shows when the password last changed.
+      void invalidateResource(queryClient, "users");
       toast({
         title: "Password changed",
         description: "Your other sessions have been signed out.",

@@ -199,7 +199,7 @@ function SiteSummary({ siteId, monitor }: { siteId: number | undefined; monitor:
     enabled: Boolean(studyUuid),
   });
   const summary = useQuery({
-    queryKey: ["patient-visit-summary", studyUuid, siteId],
+    queryKey: queryKeys.visitSummary(studyUuid, siteId),
     queryFn: () =>
       api.get<CompactVisitSummary>(`patient-visit-summary/${studyUuid}`, {
         siteId,
