@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import type { Filter } from "./resource";
+import type { Filter } from "./resource-definition";
 
 /** The largest id the database's integer columns hold. */
 export const maxId = 2_147_483_647;

@@ -10,11 +10,12 @@ import { useSession } from "../app/session";
 import { toast } from "../app/toast";
 import { Panel, PanelHeader } from "../ui/panel";
 import { Spinner } from "../ui/spinner";
+import type { DetailRow } from "./detail-row";
 import { History } from "./History";
 import type { Row } from "./ListScreen";
 import { useCanWrite, useGoBack } from "./navigation";
 
-export type DetailRow<T extends Row = Row> = { label: string; value: (item: T) => ReactNode };
+export type { DetailRow } from "./detail-row";
 
 export type DetailDescription<T extends Row = Row> = {
   /** The API and route name; the domain's registry says who may change its records. */

@@ -13,7 +13,7 @@ import { ApiError, api } from "../api/client";
 import { queryKeys } from "../api/queries";
 import { Panel } from "../ui/panel";
 import { Spinner } from "../ui/spinner";
-import type { DetailRow } from "./DetailScreen";
+import type { DetailRow } from "./detail-row";
 import type { Row } from "./ListScreen";
 
 const actionNames: Record<HistoryEvent["action"], string> = {
