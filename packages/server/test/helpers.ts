@@ -19,7 +19,12 @@ import { withDatabase } from "./global-setup";
 export type DatabaseKind = "pglite" | "postgres";
 
 /** The database kinds this run tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const databaseKinds: DatabaseKind[] = inject("postgresTemplate") ? ["pglite", "postgres"] : ["pglite"];
+export const databaseKinds: DatabaseKind[] = !inject("postgresTemplate")
+  ? ["pglite"]
+  : // The run with the fast paths off asks PostgreSQL only (scripts/test-plain.mjs), where they matter.
+    process.env.TEST_DATABASE_KINDS === "postgres"
+    ? ["postgres"]
+    : ["pglite", "postgres"];
 
 /**
  * A copy of the migrated PostgreSQL template for one test file (or, `migrated: false`, a new empty

@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, namedStatementBudget, openPostgres, queryRows } from "../src/db/client";
-import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
+import { fastPathsOn } from "../src/db/fast-paths/switch";
+import { rebuildVisitSchedules } from "../src/resources/visit-schedule/visit-schedule";
 import {
   createPatient,
   createStudy,
@@ -24,7 +25,8 @@ const adminUrl = process.env.TEST_DATABASE_URL;
  * once per connection (issue 14). One pooled connection here, so the test sees that connection's
  * statements, and every caller is served by the same ones.
  */
-describe.skipIf(!adminUrl)("statements prepared once per connection (PostgreSQL)", () => {
+// About the named statements themselves: not asked with the fast paths off (FAST_PATHS=off).
+describe.skipIf(!adminUrl || !fastPathsOn)("statements prepared once per connection (PostgreSQL)", () => {
   let database: Database;
   let copy: Awaited<ReturnType<typeof postgresCopy>> | undefined;
   let t: TestApp;

@@ -1,27 +1,31 @@
-import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
-import { type ErrorCause, findCause } from "./error-causes";
+import {
+  answered,
+  namedIfPrepared,
+  namedViews,
+  PreparingPool,
+  type StatementKind,
+  statementKind,
+} from "./fast-paths/named-statements";
+import type { Db, Tx } from "./types";
 
-/**
- * The one database type the code uses: the same Drizzle API on PGlite and on node-postgres. Queries
- * name their tables (no relational `db.query`), so no schema object is given; drizzle-kit finds the
- * tables in the `*.table.ts` files.
- */
-export type Db = PgDatabase<PgQueryResultHKT>;
-/** A Db or a transaction of one. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export { namedDb, namedStatementBudget, prepared, readsOf } from "./fast-paths/named-statements";
+export { builtOnce, namedByText, type Runnable, type Write, writeTogether } from "./fast-paths/statements";
+export { isStaleStatement, retried } from "./retry";
+
+export type { Db, Tx } from "./types";
 
 export type Database = {
   db: Db;
@@ -65,175 +69,6 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   } catch (error) {
     release();
     throw error;
-  }
-}
-
-/**
- * Statements of a Db from `namedDb` go to PostgreSQL as named statements: each connection parses
- * and plans one once and then only binds it (issue 14: planning was ~3/4 of PostgreSQL's time for a
- * patient view, and most of a patient visit's save). Only calls whose SQL text is stable and whose
- * plan hardly depends on the values opt in: reads and writes of one record by its key, and lists that
- * are not searched (PostgreSQL still plans a statement's first five runs for their values, and keeps a
- * generic plan only when it costs no more). Searches stay unnamed, planned for their words each time
- * (decision 148). On PGlite (one connection in the process) this changes nothing.
- *
- * The kind travels with the Db (a view of the pool that names what it sends, and marks the
- * connections it checks out), not with the async context: AsyncLocalStorage made Node run a hook on
- * every promise of the process, ~8% of a visit save's process time (issue 14, decision 186).
- */
-type StatementKind = "record" | "list";
-/** The kind of statements a checked-out connection sends (set by a named view, cleared on release). */
-const statementKind = Symbol("the kind of statements this connection names");
-const namedViews = new WeakMap<Db, Record<StatementKind, Db>>();
-
-/** The Db whose statements are named, of `kind`; on PGlite the Db itself. */
-export const namedDb = (db: Db, kind: StatementKind = "record"): Db => namedViews.get(db)?.[kind] ?? db;
-
-/** `work` on the named Db of `kind` (see namedDb), run again where a named statement makes that safe. */
-export const prepared = <T>(db: Db, kind: StatementKind, work: (named: Db) => Promise<T>): Promise<T> =>
-  retried(() => work(namedDb(db, kind)));
-
-/**
- * The Db a read goes through and how it runs: named reads go through the named Db of `kind` and run
- * again where that is safe (see `retried`); others (a search, planned for its words) as they are.
- */
-export const readsOf = (
-  db: Db,
-  kind: StatementKind,
-  named: boolean,
-): { db: Db; run: <T>(work: () => Promise<T>) => Promise<T> } =>
-  named ? { db: namedDb(db, kind), run: (work) => retried(work) } : { db, run: (work) => work() };
-
-/**
- * Runs `work`, and again where that is safe and likely to succeed. The work is a read, or a
- * transaction that was rolled back: it can run again. A statement refused as stale has been renamed by
- * then (see retire): once more, afresh; a transaction may hold several (a table change touches each
- * that returns its columns) and finds them one at a time. A deadlock or serialization failure lost to
- * a simultaneous save: once more after a moment, when the winner is done, instead of asking the person
- * to try again.
- */
-export const retried = <T>(work: () => Promise<T>, retries = 4, collisions = 2): Promise<T> =>
-  work().catch(async (error: unknown) => {
-    if (isStaleStatement(error) && retries > 0) return retried(work, retries - 1, collisions);
-    if (isCollision(error) && collisions > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
-      return retried(work, retries, collisions - 1);
-    }
-    throw error;
-  });
-
-/** A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the transaction back. */
-function isCollision(error: unknown): boolean {
-  return findCause(error, ({ code }) => code === "40P01" || code === "40001") !== undefined;
-}
-
-/**
- * Texts named per process, each kind on its own: beyond them (e.g. inserts of varying row counts, or
- * the many orders and filters a list can be asked in) texts go unnamed, and lists can never crowd out
- * the reads and writes of records. Mutable for tests only.
- */
-export const namedStatementBudget: Record<StatementKind, number> = { record: 200, list: 200 };
-const statementNames = new Map<string, string>();
-const namedCount: Record<StatementKind, number> = { record: 0, list: 0 };
-/** Marks a query the pool has decided on, in its caller's context (pg-pool may send it later, in another's). */
-const decided = Symbol("named or not");
-/** Names refused as stale (see isStaleStatement), each mapped to the name its statement goes by now. */
-const retiredNames = new Map<string, string>();
-const originalName = Symbol("the name a statement was first given");
-type QueryConfig = {
-  text?: unknown;
-  name?: string;
-  values?: unknown[];
-  [decided]?: true;
-  [originalName]?: string;
-};
-
-function namedIfPrepared(config: unknown, values: unknown, kind: StatementKind | undefined): unknown {
-  if (typeof config !== "object" || config === null) return config;
-  const query = config as QueryConfig;
-  if (query[decided] || typeof query.text !== "string") return config;
-  // Named by Drizzle's prepare (the session's user, reads by key): kept, unless retired.
-  if (query.name) {
-    const current = retiredNames.get(query.name);
-    return current ? { ...query, name: current, [originalName]: query.name, [decided]: true } : config;
-  }
-  const params = Array.isArray(values) ? values : query.values;
-  if (!kind || !params?.length) return { ...query, [decided]: true };
-  let name = statementNames.get(query.text);
-  if (!name) {
-    if (namedCount[kind] >= namedStatementBudget[kind]) return { ...query, [decided]: true };
-    name = `td_${createHash("sha1").update(query.text).digest("hex").slice(0, 24)}`;
-    statementNames.set(query.text, name);
-    namedCount[kind] += 1;
-  }
-  return { ...query, name: retiredNames.get(name) ?? name, [originalName]: name, [decided]: true };
-}
-
-/**
- * A named statement PostgreSQL will not run on some connection any more: dropped there ("prepared
- * statement … does not exist": DEALLOCATE ALL, a connection pooler's reset), or planned before a
- * table changed ("cached plan must not change result type": another process's migration widened a
- * column, and that connection refuses the statement for good). Not the caller's fault, and not lasting.
- */
-export function isStaleStatement(error: unknown): boolean {
-  const stale = ({ code, message }: ErrorCause) =>
-    code === "26000" ||
-    (code === "0A000" &&
-      typeof message === "string" &&
-      /cached plan must not change result type/.test(message));
-  return findCause(error, stale) !== undefined;
-}
-
-/**
- * Renames a statement refused as stale, for the whole process: a new name is parsed afresh on every
- * connection (the driver remembers which names a connection has parsed and would not parse an old one
- * again).
- */
-let retirements = 0;
-function retire(config: unknown, error: unknown) {
-  const query = config as QueryConfig;
-  const first = query?.[originalName] ?? query?.name;
-  if (!first || !isStaleStatement(error)) return;
-  // Only the name that failed: a concurrent refusal of the same name renames it once.
-  if ((retiredNames.get(first) ?? first) === query.name) retiredNames.set(first, `${first}_${++retirements}`);
-}
-
-/** A pool whose queries are named (or not) by the view they are asked through, see `namedDb`. */
-class PreparingPool extends pg.Pool {
-  // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this only wraps it.
-  override query(...args: any[]): any {
-    return this.queryAs(undefined, args);
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: as query.
-  queryAs(kind: StatementKind | undefined, args: any[]): any {
-    const asked = args[0];
-    args[0] = namedIfPrepared(asked, args[1], kind);
-    const result: unknown = super.query(...(args as Parameters<pg.Pool["query"]>));
-    if (!(result instanceof Promise)) return result;
-    // One statement outside a transaction, refused as stale: once more under its new name.
-    return result.catch((error: unknown) => {
-      if (!isStaleStatement(error)) throw error;
-      args[0] = namedIfPrepared(asked, args[1], kind);
-      return super.query(...(args as Parameters<pg.Pool["query"]>));
-    });
-  }
-
-  /**
-   * The pool as seen by the named Db of `kind`: its queries and the connections it checks out (a
-   * transaction's) name their statements so. It is the pool itself underneath (Drizzle checks out a
-   * connection for a transaction from anything that is a pg Pool).
-   */
-  namedView(kind: StatementKind): pg.Pool {
-    const view = Object.create(this) as PreparingPool;
-    // biome-ignore lint/suspicious/noExplicitAny: as query.
-    view.query = (...args: any[]) => this.queryAs(kind, args);
-    view.connect = (async () => {
-      const client = await this.connect();
-      (client as unknown as Record<symbol, StatementKind | undefined>)[statementKind] = kind;
-      return client;
-    }) as pg.Pool["connect"];
-    return view;
   }
 }
 
@@ -288,12 +123,6 @@ function stallSafeClient(answerTimeoutMs: number) {
       return result;
     }
   };
-}
-
-/** A statement was answered (or failed): its stall timer stops, and a stale name is retired. */
-function answered(timer: NodeJS.Timeout, config: unknown, error?: unknown) {
-  clearTimeout(timer);
-  if (error) retire(config, error);
 }
 
 /** The advisory lock that servers migrating one PostgreSQL database take in turn (any fixed number). */
@@ -370,42 +199,6 @@ export function openDatabase(config: {
     : openPglite({ dataDir: config.dataDir });
 }
 
-/**
- * The name to give Drizzle's `prepare` for a statement that has none of its own: through a named Db
- * (namedDb), or a transaction of one, statements are named by their text (an empty name is no name to pg).
- */
-export const namedByText = "";
-
-/** A query Drizzle has built and bound to a connection (its prepared query). */
-export type Runnable = { execute(values?: Record<string, unknown>): Promise<unknown> };
-
-/** The session of a Db or Tx: its driver's kind (the class) and connection (pg pool or client, PGlite). */
-const sessionOf = (db: Db | Tx) => (db as unknown as { _: { session: { client: unknown } } })._.session;
-
-/**
- * Statements whose SQL text Drizzle builds once per key, with placeholders for their values, and that
- * then run on whichever connection or transaction is at hand. Building the texts of a save's statements
- * anew on every call was a fifth of a patient visit save's process time (issue 14); Drizzle's own
- * prepared queries are built once but stay bound to the connection they were built on, so each run
- * takes a copy bound to the caller's (Drizzle's prepared queries keep it in `client`, on node-postgres
- * and PGlite alike; each driver has its own, as a process may use both). Keys beyond `limit` are built
- * on every call, as before.
- */
-export function builtOnce(limit = 100) {
-  const byDriver = new Map<unknown, Map<string, Runnable>>();
-  return <Q extends Runnable>(db: Db | Tx, key: string, build: () => Q): Q => {
-    const session = sessionOf(db);
-    const built = byDriver.get(session.constructor) ?? new Map<string, Runnable>();
-    byDriver.set(session.constructor, built);
-    let query = built.get(key) as Q | undefined;
-    if (!query) {
-      query = build();
-      if (built.size < limit) built.set(key, query);
-    }
-    return Object.assign(Object.create(Object.getPrototypeOf(query)), query, { client: session.client });
-  };
-}
-
 /** Runs raw SQL and answers its rows (both drivers answer {rows}). */
 export async function queryRows<T = Record<string, unknown>>(db: Db | Tx, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -415,52 +208,4 @@ export async function queryRows<T = Record<string, unknown>>(db: Db | Tx, query:
 export async function holds(db: Db | Tx, condition: SQL<boolean>): Promise<boolean> {
   const [row] = await queryRows<{ holds: boolean }>(db, sql`select ${condition} as holds`);
   return row.holds;
-}
-
-/**
- * A write of one of a few shapes, for writeTogether: `key` names its shape, `build` makes its text with
- * the placeholders it is given (by name), and `values` fills them.
- */
-export type Write = {
-  key: string;
-  build: (placeholder: (name: string) => Placeholder) => SQL;
-  values: Record<string, unknown>;
-};
-
-/** A statement of raw SQL as Drizzle prepares its own, on the Db or Tx's connection. */
-function prepareSql(db: Db | Tx, query: SQL): Runnable {
-  const { dialect, _ } = db as unknown as {
-    dialect: { sqlToQuery: (query: SQL) => { sql: string; params: unknown[] } };
-    _: { session: { prepareQuery: (...args: unknown[]) => Runnable } };
-  };
-  return _.session.prepareQuery(dialect.sqlToQuery(query), undefined, namedByText, false);
-}
-
-const writesTogether = builtOnce();
-
-/**
- * Runs writes whose answers nobody reads as one statement: each a data-modifying WITH part, then
- * `last` (or nothing more). One round trip instead of one each (issue 14: each costs a visit save
- * more than its work), and its text built once for each combination of shapes; each part's
- * placeholders are its own, so two writes of one shape fill theirs apart. The parts see the same
- * snapshot and not each other's rows, so they must not touch the same rows or depend on one another.
- */
-export async function writeTogether(db: Db | Tx, writes: Write[], last?: Write): Promise<void> {
-  const parts = [...writes, ...(last ? [last] : [])].map((write, i) => ({
-    ...write,
-    prefix: `w${i}_`,
-  }));
-  if (parts.length === 0) return;
-  const key = `${writes.map((write) => write.key).join(", ")} then ${last?.key ?? "nothing"}`;
-  const statement = writesTogether(db, key, () => {
-    const built = parts.map((part) => part.build((name) => sql.placeholder(part.prefix + name)));
-    const final = last ? built.pop() : undefined;
-    if (built.length === 0 && final) return prepareSql(db, final);
-    const withParts = built.map((write, i) => sql`${sql.identifier(`write_${i}`)} as (${write})`);
-    return prepareSql(db, sql`with ${sql.join(withParts, sql`, `)} ${final ?? sql`select 1`}`);
-  });
-  const values: Record<string, unknown> = {};
-  for (const part of parts)
-    for (const [name, value] of Object.entries(part.values)) values[part.prefix + name] = value;
-  await statement.execute(values);
 }
