@@ -133,7 +133,7 @@ async function openRaw(url: string | null, dataDir: string): Promise<Raw & { clo
  * is built. Loaded by path so the bench runs before and after the worklist exists.
  */
 async function buildVisitSchedules(database: Database, siteId: number) {
-  const modulePath = "../src/resources/worklist/visit-schedule.ts";
+  const modulePath = "../src/resources/visit-schedule/visit-schedule.ts";
   const schedule = await import(modulePath).catch(() => null);
   if (!schedule) return null;
   const [{ n }] = await queryRows<{ n: number }>(

@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Deps } from "./deps";
 import { studies } from "./resources/studies/studies.table";
-import { demoStudyUuid } from "./seed/factories";
+import { demoStudyUuid } from "./seed/demo-constants";
 
 /**
  * SUMMARY_STUDY_UUID, else the demo study when seeded, else the first study, else the demo study's

@@ -3,7 +3,7 @@ import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { exitOnStartFailure } from "./db/data-dir-lock";
-import { demoAdmin } from "./seed/factories";
+import { demoAdmin } from "./seed/demo-constants";
 import { prepareDatabase } from "./startup";
 
 /**

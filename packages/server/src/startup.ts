@@ -2,7 +2,7 @@ import { isDemoPassword, passwordMessages, passwordMinLength } from "@trialdesk/
 import { isCommonPassword } from "./auth/passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
-import { ensureVisitSchedules } from "./resources/worklist/visit-schedule";
+import { ensureVisitSchedules } from "./resources/visit-schedule/visit-schedule";
 import { adminExists, createAdminIfMissing } from "./seed/bootstrap-admin";
 import { isEmpty, seed } from "./seed/seed";
 

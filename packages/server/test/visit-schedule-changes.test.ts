@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changesOf, recordsetColumns } from "../src/resources/worklist/visit-schedule";
+import { changesOf, recordsetColumns } from "../src/resources/visit-schedule/visit-schedule";
 
 /** A stored window as the engine writes it. */
 const stored = {

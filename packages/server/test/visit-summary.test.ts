@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, queryRows } from "../src/db/client";
 import { patientVisits } from "../src/resources/patient-visits/patient-visits.table";
 import { studyPatients } from "../src/resources/study-patients/study-patients.table";
+import { rebuildVisitSchedules } from "../src/resources/visit-schedule/visit-schedule";
 import { visitSummaryOutdated } from "../src/resources/visit-summary/visit-summary.routes";
-import { rebuildVisitSchedules } from "../src/resources/worklist/visit-schedule";
 import {
   createMonitor,
   createMonitorAssignment,

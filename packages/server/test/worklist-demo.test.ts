@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
 import { sites } from "../src/resources/sites/sites.table";
-import { ensureVisitSchedules } from "../src/resources/worklist/visit-schedule";
+import { ensureVisitSchedules } from "../src/resources/visit-schedule/visit-schedule";
 import { demoStaff } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { databaseKinds, startApp, type TestApp } from "./helpers";

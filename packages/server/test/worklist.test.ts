@@ -20,7 +20,7 @@ import {
   rebuildVisitSchedules,
   statePredicates,
   visitStateSql,
-} from "../src/resources/worklist/visit-schedule";
+} from "../src/resources/visit-schedule/visit-schedule";
 import {
   createMonitor,
   createPatient,

@@ -71,14 +71,8 @@ import type { visits } from "../resources/visits/visits.table";
  * through the resource's own write path (see `write`) and answers the table's row.
  */
 
-/** The study the home page's Visit summary tile points at once the demo data has studies. */
-export const demoStudyUuid = "std-00000000-0000-4000-8000-000000000001";
-export const demoAdmin = {
-  email: "admin@example.com",
-  password: "admin1234",
-  firstName: "Ada",
-  lastName: "Admin",
-};
+/** The demo's fixed sign-ins and study (demo-constants.ts, which production code imports instead). */
+export { demoAdmin, demoStaff, demoStudyUuid } from "./demo-constants";
 
 /** The password of factory users and monitors: long enough and not on the common-passwords list. */
 export const defaultPassword = "Quiet-Lynx-284";
@@ -247,14 +241,6 @@ export async function createUser(db: Db, options: UserOptions = {}) {
     .returning();
   return { ...demo, password };
 }
-
-/** The demo staff member (embedded demo only, like the admin): no administrator, the first demo site only. */
-export const demoStaff = {
-  email: "staff@example.com",
-  password: "staff1234",
-  firstName: "Sam",
-  lastName: "Staff",
-};
 
 /** A user as the Users form sends it (a new one: with a password and its confirmation). */
 export function userInput(overrides: Partial<UserInput> = {}): UserInput {

@@ -14,8 +14,8 @@ import { studyplans } from "../resources/studyplans/studyplans.table";
 import { therapyAreas } from "../resources/therapy-areas/therapy-areas.table";
 import { therapyCategories } from "../resources/therapy-categories/therapy-categories.table";
 import { users } from "../resources/users/users.table";
+import { rebuildVisitSchedules } from "../resources/visit-schedule/visit-schedule";
 import { visits } from "../resources/visits/visits.table";
-import { rebuildVisitSchedules } from "../resources/worklist/visit-schedule";
 import { createAdminIfMissing } from "./bootstrap-admin";
 import {
   demoMonitors,

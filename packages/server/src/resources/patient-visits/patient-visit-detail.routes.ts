@@ -23,8 +23,8 @@ import { protocolDeviations } from "../protocol-deviations/protocol-deviations.t
 import { parseQuery } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
+import { scheduleOfPatient } from "../visit-schedule/visit-schedule";
 import { visits } from "../visits/visits.table";
-import { scheduleOfPatient } from "../worklist/visit-schedule";
 import { patientVisitScope } from "./patient-visits.resource";
 import { patientVisits } from "./patient-visits.table";
 

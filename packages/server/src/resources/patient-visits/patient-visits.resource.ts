@@ -27,14 +27,14 @@ import { byName, defineResource, foldedText, throughKey } from "../resource";
 import { anyAdministrator, anyStaffMember, siteIdsOf } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
-import { visits } from "../visits/visits.table";
 import {
   keepVisitSchedules,
   type LockedAssignments,
   lockedAssignmentsJson,
   lockedAssignmentsOf,
   windowInputsBeforeWrite,
-} from "../worklist/visit-schedule";
+} from "../visit-schedule/visit-schedule";
+import { visits } from "../visits/visits.table";
 import { patientVisits } from "./patient-visits.table";
 import { openQueriesSql, sdvStatusSql, sdvVerifiedAtSql } from "./sdv-columns";
 

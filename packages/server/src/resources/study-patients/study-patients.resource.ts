@@ -21,7 +21,7 @@ import { byName, defineResource, foldedText, throughKey } from "../resource";
 import type { Row } from "../resource-definition";
 import { studies } from "../studies/studies.table";
 import { users } from "../users/users.table";
-import { keepVisitSchedules } from "../worklist/visit-schedule";
+import { keepVisitSchedules } from "../visit-schedule/visit-schedule";
 import { resampleSdv } from "./sdv-sample";
 import { studyPatients } from "./study-patients.table";
 

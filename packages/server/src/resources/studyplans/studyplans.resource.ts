@@ -13,8 +13,8 @@ import { column, monitorSeesStudy } from "../monitor-assignments/monitor-scope";
 import { projects } from "../projects/projects.table";
 import { defineResource, type WriteContext } from "../resource";
 import { studies } from "../studies/studies.table";
+import { keepVisitSchedules } from "../visit-schedule/visit-schedule";
 import { visits } from "../visits/visits.table";
-import { keepVisitSchedules } from "../worklist/visit-schedule";
 import { studyplanScheduleEntries as entries, studyplans } from "./studyplans.table";
 import { askAboutRecordedVisits } from "./window-changes";
 

@@ -11,7 +11,7 @@ import {
 import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "../../db/client";
 import { AppError } from "../../http/errors";
-import { plansOf } from "../worklist/visit-schedule";
+import { plansOf } from "../visit-schedule/visit-schedule";
 
 /**
  * A studyplan save that changes what visits already recorded are (issue 46, point 3): the save asks

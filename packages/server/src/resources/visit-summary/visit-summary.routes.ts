@@ -33,8 +33,8 @@ import { exportBatchSize, parseQuery } from "../resource";
 import { inSites } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
+import { plansOf } from "../visit-schedule/visit-schedule";
 import { visits } from "../visits/visits.table";
-import { plansOf } from "../worklist/visit-schedule";
 
 const params = z.object({ studyUuid: z.string().max(80) });
 const query = z.strictObject({

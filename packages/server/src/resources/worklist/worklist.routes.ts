@@ -47,7 +47,7 @@ import {
 } from "../resource";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
-import { bookingPassedSql, statePredicateParts, visitStateSql } from "./visit-schedule";
+import { bookingPassedSql, statePredicateParts, visitStateSql } from "../visit-schedule/visit-schedule";
 
 const isoDate = (name: string) =>
   z.string().refine(isValidIsoDate, `${name} must be a real date written as yyyy-MM-dd`).optional();
