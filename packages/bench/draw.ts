@@ -1,6 +1,6 @@
 import { chromium, type Page } from "@playwright/test";
-import { chromiumLaunchOptions } from "../../../e2e/chromium";
-import { demoAdmin } from "../src/seed/factories";
+import { chromiumLaunchOptions } from "@trialdesk/e2e/chromium";
+import { demoAdmin } from "@trialdesk/server/src/seed/factories";
 
 /**
  * What a person sees of the visit summary in Chromium, timed inside the page (Playwright's own

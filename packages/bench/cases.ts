@@ -1,6 +1,6 @@
 import { verify } from "@node-rs/argon2";
 import { countBound, newUuid, visitSummaryDayZero } from "@trialdesk/domain";
-import { patientInput, patientVisitInput } from "../src/seed/factories";
+import { patientInput, patientVisitInput } from "@trialdesk/server/src/seed/factories";
 import type { HttpCall } from "./measure";
 
 type Rows = Record<string, unknown>[];

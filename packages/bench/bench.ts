@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { countBound, worklistHorizonDays } from "@trialdesk/domain";
+import { loadConfig } from "@trialdesk/server/src/config";
+import { type Database, openDatabase, queryRows } from "@trialdesk/server/src/db/client";
+import { createUser, demoAdmin } from "@trialdesk/server/src/seed/factories";
+import { seed } from "@trialdesk/server/src/seed/seed";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { loadConfig } from "../src/config";
-import { type Database, openDatabase, queryRows } from "../src/db/client";
-import { createUser, demoAdmin } from "../src/seed/factories";
-import { seed } from "../src/seed/seed";
 import {
   type Case,
   cases,
@@ -35,7 +35,7 @@ import { afterPause, type Figures, measureHttp, measureRaw, wireBytes } from "./
  * hand in SQL through a plain pool — the floor. PostgreSQL when BENCH_DATABASE_URL is set: the bench
  * creates its own database on that server (and drops it), at 10,000 and 100,000 patients to show
  * growth. Otherwise a temporary embedded PGlite at 10,000 patients only. A table with the ratios is
- * printed and written as JSON under bench/results/.
+ * printed and written as JSON under packages/bench/results/.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverUrl = process.env.BENCH_DATABASE_URL || null;
@@ -133,7 +133,7 @@ async function openRaw(url: string | null, dataDir: string): Promise<Raw & { clo
  * is built. Loaded by path so the bench runs before and after the worklist exists.
  */
 async function buildVisitSchedules(database: Database, siteId: number) {
-  const modulePath = "../src/resources/visit-schedule/visit-schedule.ts";
+  const modulePath = "@trialdesk/server/src/resources/visit-schedule/visit-schedule.ts";
   const schedule = await import(modulePath).catch(() => null);
   if (!schedule) return null;
   const [{ n }] = await queryRows<{ n: number }>(
@@ -167,7 +167,7 @@ async function buildVisitSchedules(database: Database, siteId: number) {
 
 function startServer(url: string | null, dataDir: string): ChildProcess {
   // Its own process, as in production, so the load generator does not share its event loop.
-  return spawn(process.execPath, [...process.execArgv, path.join(here, "../src/main.ts")], {
+  return spawn(process.execPath, [...process.execArgv, path.join(here, "../server/src/main.ts")], {
     env: {
       ...process.env,
       PORT: String(port),
