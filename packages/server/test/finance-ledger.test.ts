@@ -5,20 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createMonitor,
   createMonitorAssignment,
-  createPartner,
   createPatient,
-  createProject,
   createSite,
-  createStudy,
-  createStudyplan,
-  createTherapyArea,
-  createTherapyCategory,
-  createVisit,
   defaultPassword,
   patientVisitInput,
   studyPatientInput,
 } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
+import { financeStudy } from "./study-setup";
 
 /**
  * The ledger as a whole (issue 45), by a property: whatever a site and its monitor do in whatever
@@ -74,28 +68,12 @@ describe.each(databaseKinds)("the site ledger as a whole on %s", (kind) => {
   /** A project of 5 mandatory visits at 1,850.00 EUR, 80 % paid, half the patients sampled; 2 patients. */
   async function ledger() {
     const db = t.database.db;
-    const category = await createTherapyCategory(db);
-    const area = await createTherapyArea(db, category.id);
-    const partner = await createPartner(db, { cro: true, sponsor: true });
-    const project = await createProject(
+    const { project, study, visitIds } = await financeStudy(
       db,
-      { croId: partner.id, sponsorId: partner.id, therapyAreaId: area.id, siteIds: [site.id] },
-      {
-        finance: {
-          settlementDays: 30,
-          paymentDays: 45,
-          patientFee: 1850,
-          currency: "EUR",
-          vat: 27,
-          paidPercentage: 80,
-          monitoredPercentage: 50,
-        },
-      },
+      [site.id],
+      50,
+      [1, 2, 3, 4, 5].map((i) => ({ name: `L${i}` })),
     );
-    const study = await createStudy(db, project as { id: number; protocolNr: string });
-    const visitIds: number[] = [];
-    for (let i = 1; i <= 5; i++) visitIds.push((await createVisit(db, study.id, { name: `L${i}` })).id);
-    await createStudyplan(db, study.id, visitIds, Array(4).fill([7, 3, 3]));
     const m = await createMonitor(db, { password: defaultPassword, password2: defaultPassword });
     const today = toIsoDate(new Date());
     await createMonitorAssignment(db, {

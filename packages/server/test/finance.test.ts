@@ -6,20 +6,14 @@ import { queryRows } from "../src/db/client";
 import {
   createMonitor,
   createMonitorAssignment,
-  createPartner,
   createPatient,
-  createProject,
   createSite,
-  createStudy,
-  createStudyplan,
-  createTherapyArea,
-  createTherapyCategory,
-  createVisit,
   defaultPassword,
   patientVisitInput,
   studyPatientInput,
 } from "../src/seed/factories";
 import { databaseKinds, type Session, startApp, type TestApp, withReason } from "./helpers";
+import { financeStudy } from "./study-setup";
 
 /**
  * What the site is owed (issue 45): earnings written with the visit saves, statements of the billable
@@ -45,40 +39,12 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
   afterAll(() => t.close());
 
   /** A project at sites A and B with the worked example's terms, a study and a plan of 5 mandatory visits. */
-  async function setUp(monitoredPercentage: number) {
-    const db = t.database.db;
-    const category = await createTherapyCategory(db);
-    const area = await createTherapyArea(db, category.id);
-    const partner = await createPartner(db, { cro: true, sponsor: true });
-    const project = await createProject(
-      db,
-      { croId: partner.id, sponsorId: partner.id, therapyAreaId: area.id, siteIds: [siteA.id, siteB.id] },
-      {
-        finance: {
-          settlementDays: 30,
-          paymentDays: 45,
-          patientFee: 1850,
-          currency: "EUR",
-          vat: 27,
-          paidPercentage: 80,
-          monitoredPercentage,
-        },
-      },
-    );
-    const study = await createStudy(db, project as { id: number; protocolNr: string });
-    const visitIds: number[] = [];
-    for (let i = 1; i <= 5; i++) visitIds.push((await createVisit(db, study.id, { name: `V${i}` })).id);
-    // One optional visit: it earns nothing.
-    visitIds.push((await createVisit(db, study.id, { name: "Phone call", mandatory: 0 })).id);
-    const plan = await createStudyplan(db, study.id, visitIds, [
-      [7, 3, 3],
-      [7, 3, 3],
-      [7, 3, 3],
-      [7, 3, 3],
-      [7, 3, 3],
+  const setUp = (monitoredPercentage: number) =>
+    financeStudy(t.database.db, [siteA.id, siteB.id], monitoredPercentage, [
+      ...[1, 2, 3, 4, 5].map((i) => ({ name: `V${i}` })),
+      // One optional visit: it earns nothing.
+      { name: "Phone call", mandatory: 0 as const },
     ]);
-    return { project, study, visitIds, plan: plan as { uuid: string } };
-  }
 
   type Setup = Awaited<ReturnType<typeof setUp>>;
   /** A patient of the site assigned from 1 Sep 2026, with the given visits completed a week apart. */

@@ -8,18 +8,18 @@ import {
   pageCount,
   type SdvStatus,
   sdvVerifiable,
-  searchDebounceMs,
   type VisitStatus,
   visitStatuses,
 } from "@trialdesk/domain";
 import { ArrowDown, ArrowUp, ArrowUpDown, BadgeCheck, Download, RotateCw, Search } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { ApiError, api, type Query } from "../../api/client";
 import { invalidateResource, queryKeys, useLookupRows } from "../../api/queries";
 import { getConfig } from "../../app/config";
 import { toast } from "../../app/toast";
 import { saveFile } from "../../screens/ListScreen";
+import { useSearchText } from "../../screens/list-params";
 import { type ParamChanges, useUrlParams } from "../../screens/url-params";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
@@ -184,24 +184,8 @@ export function SourceVerificationScreen() {
       update({ page: lastPage > 1 ? lastPage : null }, true);
   }, [list.data, list.isPlaceholderData, page, lastPage]);
 
-  // The search box: sent 300 ms after the last key, from page 1 (as the lists do).
-  const [search, setSearch] = useState(searchTerm);
-  const lastSent = useRef(searchTerm);
-  useEffect(() => {
-    if (searchTerm !== lastSent.current) {
-      lastSent.current = searchTerm;
-      setSearch(searchTerm);
-    }
-  }, [searchTerm]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new search text starts the timer
-  useEffect(() => {
-    if (search === lastSent.current) return;
-    const timer = setTimeout(() => {
-      lastSent.current = search;
-      update({ searchTerm: search.trim() ? search : null, page: null }, true);
-    }, searchDebounceMs);
-    return () => clearTimeout(timer);
-  }, [search]);
+  // The search box: sent 300 ms after the last key, from page 1 (the lists' own hook).
+  const [search, setSearch] = useSearchText({ searchTerm, update });
 
   const sortBy = (key: string) =>
     update({ order: key, direction: order === key && direction === "asc" ? "desc" : "asc", page: null });
