@@ -53,6 +53,8 @@ const webDist =
 const scheduleLimit = Number(process.env.BENCH_SCHEDULED_ASSIGNMENTS ?? 5_000);
 /** Rounds of each call's 32-client figure beside its floor on PostgreSQL (BENCH_ROUNDS); medians. */
 const floorRounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** The share of its floor's requests per second a call reaches with 32 clients to meet its target. */
+const floorShareTarget = 0.4;
 /** The run of median throughput among a call's rounds. */
 const medianRun = (runs: Figures[]) =>
   [...runs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)];
@@ -557,6 +559,16 @@ for (const run of runs) {
       };
     }),
   );
+  // A call meets its 32-client target at 0.4 of its hand-written floor's requests per second; below
+  // that it is a finding to explain (docs/benchmark.md), not a failure and not a reason to reach into
+  // a library's internals.
+  const findings = run.results.filter(
+    (r) => r.many && r.rawMany && r.many.perSecond / r.rawMany.perSecond < floorShareTarget,
+  );
+  for (const r of findings)
+    console.log(
+      `Finding: ${r.call} reaches ${((r.many as Figures).perSecond / (r.rawMany as Figures).perSecond).toFixed(2)} of its floor with 32 clients (target ${floorShareTarget})`,
+    );
 }
 for (const run of runs) {
   if (run.pausedMs !== null)
@@ -593,6 +605,6 @@ writeFileSync(
   `${JSON.stringify({ at: new Date().toISOString(), seconds, cpus: os.cpus().length, runs }, null, 2)}\n`,
 );
 console.log(
-  `\nWritten to ${path.relative(process.cwd(), file)}${failed ? "; some calls missed their p95 target (25 ms; the summary 150 ms) or had errors" : ""}`,
+  `\nWritten to ${path.relative(process.cwd(), file)}${failed ? "; some calls missed their p95 target (25 ms; the summary 150 ms; a statement 100 ms) or had errors" : ""}`,
 );
 process.exit(failed ? 1 : 0);
