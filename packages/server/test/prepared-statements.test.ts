@@ -1,11 +1,18 @@
 import type { WorklistData } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, namedStatementBudget, openPostgres, queryRows } from "../src/db/client";
-import { fastPathsOn } from "../src/db/fast-paths/switch";
-import { rebuildVisitSchedules } from "../src/resources/visit-schedule/visit-schedule";
-import {
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../src/db/client";
+import type { Session, TestApp } from "./helpers";
+
+// The named statements are counted and remembered per process, and the files before this one in its
+// worker share its modules (vitest.config.ts: isolate off): this file imports the server afresh, as
+// a process of its own would start.
+vi.resetModules();
+const { namedStatementBudget, openPostgres, queryRows } = await import("../src/db/client");
+const { fastPathsOn } = await import("../src/db/fast-paths/switch");
+const { rebuildVisitSchedules } = await import("../src/resources/visit-schedule/visit-schedule");
+const {
   createPatient,
   createStudy,
   createStudyPatient,
@@ -14,9 +21,9 @@ import {
   createTherapyCategory,
   createVisit,
   patientVisitInput,
-} from "../src/seed/factories";
-import { postgresCopy, type Session, startApp, type TestApp, twoSites, withReason } from "./helpers";
-import { setUpProject } from "./study-setup";
+} = await import("../src/seed/factories");
+const { postgresCopy, startApp, twoSites, withReason } = await import("./helpers");
+const { setUpProject } = await import("./study-setup");
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 

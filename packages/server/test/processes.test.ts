@@ -5,8 +5,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockFileName } from "../src/db/data-dir-lock";
+import { databaseKinds } from "./helpers";
 
 /**
  * The real commands as an operator runs them: `npm start`, `npm run create-admin`, `npm run seed`
@@ -14,6 +15,11 @@ import { lockFileName } from "../src/db/data-dir-lock";
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const started: ChildProcess[] = [];
+/**
+ * Every command here runs on an embedded (PGlite) data folder: a run that tests PostgreSQL only (the
+ * fast paths' plain run, scripts/test-plain.mjs) has nothing to learn from them again.
+ */
+const embeddedTested = databaseKinds.includes("pglite");
 
 type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
 
@@ -83,8 +89,11 @@ afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.pid) child.kill("SIGKILL");
 });
 
-describe("one process per embedded data folder", () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-lock-"));
+describe.runIf(embeddedTested)("one process per embedded data folder", () => {
+  let dataDir = "";
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "trialdesk-lock-"));
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("refuses a second server, create-admin and seed while a server holds it; frees it on exit", async () => {
@@ -251,7 +260,7 @@ const serverCommand = () => {
   return { command, args };
 };
 
-describe("signals to npm start", () => {
+describe.runIf(embeddedTested)("signals to npm start", () => {
   // SIGTERM goes through npm itself (a build each time, so only once); SIGINT to the command npm
   // execs, which is what npm forwards it to.
   const launches = {
