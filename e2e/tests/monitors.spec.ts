@@ -138,7 +138,7 @@ test("a monitor assigned this week verifies two visits and raises a query; the s
 
   // The first visit: its detail shows who verified it; the monitor raises a query there.
   await monitorPage.goto(`/patient-visits/${visits[0].uuid}`);
-  await expect(monitorPage.getByText(/Verified by Peter Checker/)).toBeVisible();
+  await expect(monitorPage.getByText(/^Verified by Peter Checker on /)).toBeVisible();
   await noIdentity(monitorPage);
   await monitorPage.getByRole("link", { name: "Raise query" }).click();
   const question = `Source shows 09:00, please check ${unique()}`;
