@@ -516,6 +516,10 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
     expect(await summaryOf(projectId)).toMatchObject({ writtenOff: "5.92", received: "370.00" });
     // Once; and a written-off statement is not voided.
     expect((await writeOff(sent.uuid, "Again")).status).toBe(409);
+    // An administrator reaches any site's statement (here: already written off); a monitor never.
+    expect((await writeOff(sent.uuid, "Again", admin)).status).toBe(409);
+    const m = await createMonitor(t.database.db, { password: defaultPassword, password2: defaultPassword });
+    expect((await writeOff(sent.uuid, "x", await t.signIn(m.email, defaultPassword))).status).toBe(403);
     expect((await put(done.body.data, "VOID")).status).toBe(409);
     // The history says who wrote it off and why.
     const history = await t.request<{ items: { changes: { field: string; new: unknown }[] }[] }>({
