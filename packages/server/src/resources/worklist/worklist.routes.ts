@@ -265,6 +265,19 @@ const widestWindow = sql`(select coalesce(max(e.allowed_days_before + e.allowed_
  * (site, kind, window end), so a page or a count costs what it reads, not what the site holds.
  */
 /** The worklist's answer (WorklistData), for /api/docs. */
+/** A visit's stored window and state, as the worklist and a patient's schedule answer it (/api/docs). */
+const windowRowFields = {
+  visitId: z.number(),
+  visitName: z.string(),
+  visitType: z.number(),
+  expectedDate: day.nullable(),
+  windowStart: day.nullable(),
+  windowEnd: day.nullable(),
+  state: z.enum(visitStateValues as [string, ...string[]]),
+  bookedOutsideWindow: z.boolean(),
+  bookingPassed: z.boolean(),
+};
+
 const worklistAnswer = answers(
   listPage(
     z.object({
@@ -278,15 +291,7 @@ const worklistAnswer = answers(
       studyId: z.number(),
       studyUuid: z.string(),
       studyName: z.string(),
-      visitId: z.number(),
-      visitName: z.string(),
-      visitType: z.number(),
-      expectedDate: day.nullable(),
-      windowStart: day.nullable(),
-      windowEnd: day.nullable(),
-      state: z.enum(visitStateValues as [string, ...string[]]),
-      bookedOutsideWindow: z.boolean(),
-      bookingPassed: z.boolean(),
+      ...windowRowFields,
       deviationUuid: z.string().nullable(),
       deviationStatus: z.string().nullable(),
       daysOutside: z.number().nullable(),
@@ -532,16 +537,8 @@ const scheduleAnswer = answers(
         closeDate: day.nullable(),
         rows: z.array(
           z.object({
-            visitId: z.number(),
-            visitName: z.string(),
-            visitType: z.number(),
+            ...windowRowFields,
             sequence: z.number().nullable(),
-            expectedDate: day.nullable(),
-            windowStart: day.nullable(),
-            windowEnd: day.nullable(),
-            state: z.enum(visitStateValues as [string, ...string[]]),
-            bookedOutsideWindow: z.boolean(),
-            bookingPassed: z.boolean(),
             patientVisitUuid: z.string().nullable(),
             visitDate: day.nullable(),
             visitTime: z.string().nullable(),
