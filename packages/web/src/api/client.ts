@@ -71,6 +71,19 @@ type RequestOptions = {
   retry?: boolean;
   /** The answer is a file (a CSV export), not an envelope; failures still come as envelopes. */
   file?: boolean;
+  /** Times a read has been asked again after "too many at once" (429) or "busy" (503). */
+  waited?: number;
+};
+
+/**
+ * A read refused for now — the account has its share of searches and exports running (429), or the
+ * server's turns for exports are taken (503) — is asked again after the Retry-After it names, twice at
+ * most: a page that opens several lists at once is not a person who needs telling. Writes never are.
+ */
+const maxWaits = 2;
+const retryAfterMs = (response: Response) => {
+  const seconds = Number(response.headers.get("retry-after"));
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 5) * 1000 : null;
 };
 
 /** A file the server sends: its bytes and the name its Content-Disposition suggests. */
@@ -103,6 +116,12 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
       error instanceof Error ? error.message : String(error),
       0,
     );
+  }
+  const wait =
+    method === "get" && (response.status === 429 || response.status === 503) ? retryAfterMs(response) : null;
+  if (wait !== null && (options.waited ?? 0) < maxWaits) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    return request<T>(method, path, { ...options, waited: (options.waited ?? 0) + 1 });
   }
   if (response.status === 401 && options.retry !== false && token) {
     if (await session.refresh()) return request<T>(method, path, { ...options, retry: false });
