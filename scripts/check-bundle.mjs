@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The first screen loads at most 250 KB of gzipped JavaScript (DESIGN §7). Reads the built web app
+ * The first screen loads at most 250 KB of gzipped JavaScript (design §7). Reads the built web app
  * (packages/web/dist, or WEB_DIST / the first argument), follows index.html's entry script and
  * modulepreload links and every static import inside them (never a dynamic import(): lazily loaded
  * screens are not on the first screen), adds up their gzipped sizes (the .gz the build wrote beside

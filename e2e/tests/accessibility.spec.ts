@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { chooseSite, expect, type Page, signIn, staff, test, unique } from "./fixtures";
 
 /**
- * DESIGN §5: the app has no serious axe-core violation. Every built screen, and every popup in its
+ * design §5: the app has no serious axe-core violation. Every built screen, and every popup in its
  * open state, is scanned against WCAG 2.1 A and AA; "serious" and "critical" findings fail.
  */
 async function expectAccessible(page: Page, what: string) {

@@ -2,7 +2,7 @@ import type { Locator } from "@playwright/test";
 import { admin, expect, type Page, signIn, staff, test, unique } from "./fixtures";
 
 /**
- * A person using only the keyboard (DESIGN §5): no click and no fill in these tests, only Tab,
+ * A person using only the keyboard (design §5): no click and no fill in these tests, only Tab,
  * typing, arrows, Enter, Escape and Ctrl+S.
  */
 

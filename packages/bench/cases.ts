@@ -139,7 +139,7 @@ export const warmClients = 32;
  */
 export const warmSeconds = Number(process.env.BENCH_WARM_SECONDS ?? 3);
 
-// The list rows of the patients list (spec §2.5 with DESIGN §4's derived phone and project code, and
+// The list rows of the patients list (spec §2.5 with design §4's derived phone and project code, and
 // the Study column of issue 15), as the server answers them.
 const patientRow = `p.id, p.uuid, p.barcode, p.last_name || ' ' || p.first_name as name, p.first_name,
   p.last_name, p.birth_date, p.ssn,

@@ -19,7 +19,7 @@ export type ListData<T> = { items: T[]; pagination: Pagination };
 /** What a save answers (spec §7): the saved record, which always carries id and uuid. */
 export type SaveData<T> = T & { id: number; uuid: string };
 
-/** Error codes of DESIGN §3, one per HTTP status the API uses. */
+/** Error codes of design §3, one per HTTP status the API uses. */
 export const errorCodes = {
   400: "VALIDATION_ERROR",
   401: "UNAUTHENTICATED",
@@ -33,5 +33,5 @@ export const errorCodes = {
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
 
-/** Every editable record carries these; `version` guards against lost updates (DESIGN §3). */
+/** Every editable record carries these; `version` guards against lost updates (design §3). */
 export type RecordMeta = { id: number; uuid: string; version: number };

@@ -6,7 +6,7 @@
  * forms all read them, so no access rule or validator is named twice (issue 16). In menu order.
  */
 
-/** Who may call: anyone, any signed-in user, or administrators only (DESIGN §4). */
+/** Who may call: anyone, any signed-in user, or administrators only (design §4). */
 /** "monitor": monitors only (issue 44: they open and close queries; staff answer them otherwise). */
 export type Access = "public" | "user" | "admin" | "monitor" | "none";
 

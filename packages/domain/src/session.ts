@@ -1,4 +1,4 @@
-/** Shapes of the session and frame calls (spec §3, §7; DESIGN §3). */
+/** Shapes of the session and frame calls (spec §3, §7; design §3). */
 
 /** GET /config.json */
 export type AppConfig = {

@@ -27,7 +27,7 @@ export const appConfigSchema: z.ZodType<AppConfig> = z.object({
   summaryStudyUuid: z.string(),
 });
 
-/** GET /config.json (DESIGN §3): plain JSON, no envelope, read by the web app before anything else. */
+/** GET /config.json (design §3): plain JSON, no envelope, read by the web app before anything else. */
 export async function appConfig(deps: Pick<Deps, "db" | "config">): Promise<AppConfig> {
   const { config } = deps;
   return {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Server configuration from the environment, with the defaults of DESIGN §3 (documented in README). */
+/** Server configuration from the environment, with the defaults of design §3 (documented in README). */
 export type Config = {
   port: number;
   host: string;
@@ -23,7 +23,8 @@ export type Config = {
   adminPassword: string | null;
   /**
    * Failed sign-ins allowed per account per 15 minutes; past four times as many from one address,
-   * that address's sign-ins are slowed down (never refused, so one office is not locked out).
+   * that address's wrong passwords take turns, one a second (a right one gets through at once, so one
+   * office is not locked out; decision 212).
    */
   loginRateLimit: number;
   webDist: string;

@@ -15,7 +15,7 @@ import {
 } from "./helpers";
 
 /**
- * Bad input never breaks anything (DESIGN §7): for EVERY resource registered in app.ts, random
+ * Bad input never breaks anything (design §7): for EVERY resource registered in app.ts, random
  * mutations of a valid body (a demo-seed record read back, cut to the resource's wire schema) and
  * random JSON at create and update, and random list queries, never give a 500; so does random input
  * on every other route of the OpenAPI document. A resource or route added to app.ts is covered here

@@ -273,7 +273,7 @@ export const emptyPatient = (): PatientForm => ({
   contacts: [emptyContact("PHONE")],
 });
 
-/** Rows of GET patients (DESIGN §4: phone is the first PHONE contact, name is last then first). */
+/** Rows of GET patients (design §4: phone is the first PHONE contact, name is last then first). */
 export type PatientListRow = {
   id: number;
   uuid: string;

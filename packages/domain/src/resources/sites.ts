@@ -55,7 +55,7 @@ export const barcodePrefixMinLength = 2;
 /**
  * What is checked before saving (by the form too, issue 15), on prepareSiteForSave's output: the form's rules, the
  * minimums of the hints ("2 to 5 characters"; "2 to 4 characters") and a barcode prefix, without
- * which the site's patients get no barcode (DESIGN §4). Uniqueness is the database's.
+ * which the site's patients get no barcode (design §4). Uniqueness is the database's.
  */
 export const validateSiteForSave = validator<Partial<SiteInput>>(
   validateSite,

@@ -3,7 +3,7 @@ import { oneOf } from "../db/columns";
 import { auditActions } from "../db/enums";
 
 /**
- * Append-only history of every create, update and delete (DESIGN §3). A trigger (migration
+ * Append-only history of every create, update and delete (design §3). A trigger (migration
  * 0002_audit_append_only) refuses UPDATE, DELETE and TRUNCATE. No foreign key to users: the
  * trail must outlive what it describes, so it keeps the user's name too.
  */

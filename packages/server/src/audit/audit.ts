@@ -73,7 +73,7 @@ function siteSql({ rule, from }: ReturnType<typeof siteSource>, value: (name: st
 }
 
 /**
- * Records one create, update or delete; called inside the write's transaction (DESIGN §3), in one
+ * Records one create, update or delete; called inside the write's transaction (design §3), in one
  * statement with the write's `along` (see writeTogether).
  */
 export async function recordAudit(tx: Tx | Db, ctx: ChangeContext, event: Event, along: Write[] = []) {

@@ -54,7 +54,7 @@ const menu: z.ZodType<MenuItem[]> = z.array(
   z.object({ ...menuEntry, children: z.array(z.object({ ...menuEntry, children: z.array(z.never()) })) }),
 );
 
-/** Sign-in and session calls (spec §7, DESIGN §3). */
+/** Sign-in and session calls (spec §7, design §3). */
 export function authRoutes(app: FastifyInstance, deps: Deps) {
   const { db, tokens, refreshTokens, config } = deps;
   const limiter = loginRateLimit(db, config.loginRateLimit);

@@ -16,7 +16,7 @@ import { users } from "../resources/users/users.table";
 
 /**
  * Refresh tokens, stored only as a SHA-256 hash. Every use rotates the token within its family
- * (one sign-in); presenting a rotated one again revokes the whole family (DESIGN §3).
+ * (one sign-in); presenting a rotated one again revokes the whole family (design §3).
  */
 export const refreshTokens = pgTable(
   "refresh_tokens",

@@ -143,7 +143,7 @@ export const userName = (user: SessionUser | null) => (user ? displayName(user) 
 const unsafeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * Every /api route needs a valid bearer token unless it is declared public (DESIGN §3). The user
+ * Every /api route needs a valid bearer token unless it is declared public (design §3). The user
  * is loaded on each call so that deactivation and site changes take effect at once. A bearer-made
  * POST/PUT/DELETE must carry the token's csrf value in x-csrf-token.
  */

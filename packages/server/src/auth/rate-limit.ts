@@ -46,7 +46,7 @@ export function addressOf(ip: string): string {
 
 /**
  * Failed sign-ins over 15 minutes, in the database so that every server process sees the same counts
- * (DESIGN §2). An attempt is reserved (counted as a failure) before its password is checked, under a
+ * (design §2). An attempt is reserved (counted as a failure) before its password is checked, under a
  * lock per account, so simultaneous attempts cannot all pass a count read before any of them failed;
  * a success gives its reservation back.
  *

@@ -27,7 +27,7 @@ const successorOf = (token: string, familyId: string) =>
     .update(`successor of a refresh token in family ${familyId}`)
     .digest("base64url");
 
-/** Refresh tokens: random, stored hashed, one family per sign-in, rotated on every use (DESIGN §3). */
+/** Refresh tokens: random, stored hashed, one family per sign-in, rotated on every use (design §3). */
 export function refreshTokenStore(db: Db, ttlDays: number) {
   const expiresAt = () => new Date(Date.now() + ttlDays * 86_400_000);
 

@@ -10,7 +10,7 @@ import {
   varchar,
 } from "drizzle-orm/pg-core";
 
-/** The columns every editable table has (DESIGN §3, §4): numeric id, client uuid, version, timestamps. */
+/** The columns every editable table has (design §3, §4): numeric id, client uuid, version, timestamps. */
 export const recordColumns = () => ({
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
   uuid: varchar({ length: 80 }).notNull(),

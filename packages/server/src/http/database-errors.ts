@@ -38,7 +38,7 @@ export type UniqueOverride = { field: string; message: string };
 export const uuidUsedBeforeMessage = "This uuid belonged to another record: a new record needs a new uuid";
 
 /**
- * Maps a database refusal to the answer the caller can act on (DESIGN §3): a unique clash or a
+ * Maps a database refusal to the answer the caller can act on (design §3): a unique clash or a
  * missing reference → 400 on the field; still referenced on delete → 409 naming what refers to it.
  * Returns null for anything that is not the caller's fault (answered as 500).
  */
@@ -96,8 +96,8 @@ export function databaseError(
 }
 
 /**
- * The envelope's code of a 503: the database cannot be reached in time (DESIGN §3 lists no code for
- * it; the web shows the message like any other server error).
+ * The envelope's code of a 503: the database cannot be reached in time (design §3,
+ * SERVICE_UNAVAILABLE; the web shows the message like any other server error).
  */
 export const databaseUnavailableCode: ErrorCode = errorCodes[503];
 export const databaseUnavailableMessage =

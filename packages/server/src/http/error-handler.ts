@@ -32,7 +32,7 @@ function frameworkError(error: FastifyError): AppError | null {
 }
 
 /**
- * Every error leaves as the envelope with the DESIGN §3 status and code. Unexpected ones are logged
+ * Every error leaves as the envelope with the design §3 status and code. Unexpected ones are logged
  * in full (a database error by its code and message only, never its statement's values: issue 46) and
  * answered with a generic message: never a stack trace or SQL text.
  */

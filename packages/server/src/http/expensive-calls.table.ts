@@ -3,7 +3,7 @@ import { bigint, index, pgTable, timestamp, varchar } from "drizzle-orm/pg-core"
 /**
  * Expensive calls in flight (issue 46, point 14; expensive-calls.ts): one lease per call under its
  * account's key, and one more under "exports" for an export or a visit summary. In the database, so
- * every server process counts the same leases (DESIGN §7); each expires unless renewed, so the
+ * every server process counts the same leases (design §7); each expires unless renewed, so the
  * leases of a process that died free themselves. Unlogged (migration 0026): nothing here needs to
  * outlive a database crash.
  */

@@ -11,7 +11,7 @@ import { failure } from "./envelope";
  * Expensive calls hold a lease while they run: at most `expensiveCallsPerUser` per account (beyond
  * them 429 with Retry-After), and exports and visit summaries one of `exportsAtOnce` turns shared by
  * everyone (beyond them a call waits its turn a while, then 503 with Retry-After), so ordinary calls
- * always find a pooled connection. The leases live in the database (DESIGN §7: every server process
+ * always find a pooled connection. The leases live in the database (design §7: every server process
  * counts the same ones), are taken in one round trip (`expensive_call_take`, migration 0026) and
  * expire unless renewed, so those of a process that died free themselves.
  */

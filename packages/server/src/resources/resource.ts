@@ -1,5 +1,5 @@
 /**
- * THE generic resource machinery (DESIGN §3). A resource is described once — table, domain schema,
+ * THE generic resource machinery (design §3). A resource is described once — table, domain schema,
  * validator, list columns, search, filters, presets, formats (resource-definition.ts); its name,
  * uuid prefix, label and access are the domain's registry's — and gets list / export / get / create /
  * update / delete (resource-service.ts, composed of resource-list, -export, -get and -write.ts;

@@ -1,5 +1,5 @@
 /**
- * The demo data (DESIGN §4) as plain data; seed.ts writes it. Safe to seed twice: existing codes
+ * The demo data (design §4) as plain data; seed.ts writes it. Safe to seed twice: existing codes
  * are kept.
  */
 import type { ResourceName } from "@trialdesk/domain";

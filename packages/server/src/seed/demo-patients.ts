@@ -163,7 +163,7 @@ function demoPatient(code: string, i: number): PatientInput {
 }
 
 /**
- * 42 demo patients (DESIGN §4): most at the first site, where the demo staff member works, the
+ * 42 demo patients (design §4): most at the first site, where the demo staff member works, the
  * rest at the other two; barcodes come from each site's counter, as for patients created in the app.
  * Sites that already have patients are left alone, so seeding twice adds nothing.
  */

@@ -66,7 +66,7 @@ import { visitsResource } from "../resources/visits/visits.resource";
 import type { visits } from "../resources/visits/visits.table";
 
 /**
- * The one factory module (DESIGN §6): valid records for server tests, the demo seed and the
+ * The one factory module (design §6): valid records for server tests, the demo seed and the
  * end-to-end tests. `…Input` builds a wire body as a client would send it; `create…` saves that body
  * through the resource's own write path (see `write`) and answers the table's row.
  */

@@ -47,7 +47,7 @@ export const patientVisitMessages = {
 } as const;
 
 /**
- * Patient visits are site-scoped through their patient (DESIGN §4): staff see and change the visits
+ * Patient visits are site-scoped through their patient (design §4): staff see and change the visits
  * of their sites' patients; administrators all. Uses only the base table (a subquery on patients).
  */
 export function patientVisitScope(user: SessionUser | null): SQL | undefined {

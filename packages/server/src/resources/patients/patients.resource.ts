@@ -35,7 +35,7 @@ export const notAssignedToSiteMessage = "You are not assigned to this site";
 export const siteRequiredMessage = "Please select a site first";
 export const contactTypeRequiredMessage = "Contact type is required";
 
-/** Patient data is site-scoped (DESIGN §4): staff see the patients of their sites, administrators all. */
+/** Patient data is site-scoped (design §4): staff see the patients of their sites, administrators all. */
 export function patientScope(user: SessionUser | null): SQL | undefined {
   if (user?.isAdmin) return undefined;
   return inSites(patients.recorderSiteId, user);
@@ -47,7 +47,7 @@ const mayUseSite = (user: SessionUser | null, siteId: number) =>
 const barcodeStatement = builtOnce();
 
 /**
- * The next barcode of a site (DESIGN §4): its prefix (ending in "-") and its running number padded to
+ * The next barcode of a site (design §4): its prefix (ending in "-") and its running number padded to
  * 6 digits, e.g. BUD-000042. The counter row is updated in the caller's transaction, so concurrent
  * creates on one site wait for each other and never share a number. Null when there is no such site.
  */
@@ -65,7 +65,7 @@ export async function allocateBarcode(tx: Tx | Db, siteId: number): Promise<stri
   return row ? `${row.prefix}${String(row.number).padStart(6, "0")}` : null;
 }
 
-/** Derived list values (DESIGN §4). Drizzle leaves single-table columns unqualified, so the
+/** Derived list values (design §4). Drizzle leaves single-table columns unqualified, so the
  * correlated subqueries name the patient's id in full. */
 const patientIdRef = sql.raw('"patients"."id"');
 export const patientName = sql<string>`${patients.lastName} || ' ' || ${patients.firstName}`;
@@ -302,7 +302,7 @@ function birthDates() {
 }
 
 /**
- * Patients (spec §2.5, §3, §4; DESIGN §4): the record with its patientDetail part, its own address
+ * Patients (spec §2.5, §3, §4; design §4): the record with its patientDetail part, its own address
  * row and its contacts, all written in one transaction; site-scoped; barcode generated on create.
  */
 export const patientsResource = defineResource<PatientInput>({
@@ -407,7 +407,7 @@ export const patientsResource = defineResource<PatientInput>({
       },
       joins: (query) => query.leftJoin(addresses, eq(addresses.id, patients.addressId)),
     },
-    /** The list rows of spec §2.5 with the derived values of DESIGN §4. */
+    /** The list rows of spec §2.5 with the derived values of design §4. */
     list: {
       fields: {
         id: patients.id,

@@ -4,7 +4,7 @@ import { sites } from "./sites.table";
 export const sitesResource = defineResource({
   name: "sites",
   table: sites,
-  // The stored barcode prefix ends in its separator, whatever the client sent (spec §5, DESIGN §4).
+  // The stored barcode prefix ends in its separator, whatever the client sent (spec §5, design §4).
   sort: {
     id: sites.id,
     name: sites.name,
@@ -15,7 +15,7 @@ export const sitesResource = defineResource({
   },
   search: [sites.name, sites.shortName, sites.code, sites.city],
   formats: {
-    // The barcode counter stays the server's (DESIGN §4): neither shown nor writable.
+    // The barcode counter stays the server's (design §4): neither shown nor writable.
     view: {
       fields: {
         id: sites.id,

@@ -9,12 +9,12 @@ export const sites = pgTable(
     name: varchar({ length: 50 }).notNull(),
     shortName: varchar({ length: 50 }).notNull(),
     code: varchar({ length: 5 }).notNull(),
-    /** Letters, digits and the separator "-" it ends with, e.g. "BUD-" (spec §5, DESIGN §4). */
+    /** Letters, digits and the separator "-" it ends with, e.g. "BUD-" (spec §5, design §4). */
     barcodePrefix: varchar({ length: 5 }).notNull(),
     address: varchar({ length: 200 }),
     city: varchar({ length: 50 }),
     countryCode: varchar({ length: 2 }),
-    /** The running number of the last patient barcode issued for this site (DESIGN §4). */
+    /** The running number of the last patient barcode issued for this site (design §4). */
     lastBarcodeNumber: integer().notNull().default(0),
   },
   (t) => [

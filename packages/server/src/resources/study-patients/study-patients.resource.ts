@@ -26,7 +26,7 @@ import { resampleSdv } from "./sdv-sample";
 import { studyPatients } from "./study-patients.table";
 
 /**
- * Assignments follow their patient's site (DESIGN §4): staff see and change only the assignments of
+ * Assignments follow their patient's site (design §4): staff see and change only the assignments of
  * their sites' patients, administrators all. A subquery keeps the scope on the base table.
  */
 export function studyPatientScope(user: SessionUser | null): SQL | undefined {

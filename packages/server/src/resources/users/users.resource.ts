@@ -40,7 +40,7 @@ async function passwordColumns(password: string | null | undefined) {
 }
 
 /**
- * Users (spec §2.5, §3, §5), administrators only (DESIGN §4). Answers carry hasPassword and the
+ * Users (spec §2.5, §3, §5), administrators only (design §4). Answers carry hasPassword and the
  * last change date instead of any password; the audit trail records a new password as "changed".
  * Deactivating a user ends all of their sessions.
  */

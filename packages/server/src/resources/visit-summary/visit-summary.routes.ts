@@ -90,7 +90,7 @@ async function studyVisits(db: Db, studyId: number): Promise<VisitSummaryVisit[]
 
 /**
  * The grid's rows, compact (CompactVisitSummary): every patient assigned to the study (active or
- * closed) that the user may see (DESIGN §4: their sites; administrators all; `siteId` narrows to one of
+ * closed) that the user may see (design §4: their sites; administrators all; `siteId` narrows to one of
  * them). A patient closed and assigned again is one row, with the active (else the latest) assignment.
  * Its cells are the stored visit windows of that assignment, each kept packed beside its row
  * (visit_schedule.cell), joined by string_agg: PostgreSQL's JSON of 80,000 cells took as long as the

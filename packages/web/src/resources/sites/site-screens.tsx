@@ -37,7 +37,7 @@ const form: FormDescription<Partial<SiteInput>> = {
     {
       name: "barcodePrefix",
       label: "Barcode prefix",
-      // Patient barcodes start with it, so the server requires it (DESIGN §4).
+      // Patient barcodes start with it, so the server requires it (design §4).
       required: true,
       width: "small",
       hint: "2 to 4 characters, letters and numbers only, a separator is added automatically",
