@@ -1,14 +1,10 @@
-// The server suite once more with the database layer's fast paths off (FAST_PATHS=off: plain library
-// calls, decision 250), on PostgreSQL, where they matter. Without TEST_DATABASE_URL there is nothing
-// more to learn: PGlite has no named statements, and `test:unit` ran its suite already.
+// The server suite with the database layer's fast paths off alone (the `server-plain` project of the
+// root vitest.config.ts, which `test:unit` runs beside the others when TEST_DATABASE_URL is set).
 import { spawnSync } from "node:child_process";
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log("test:plain: no TEST_DATABASE_URL, so the fast paths' plain run is skipped");
   process.exit(0);
 }
-const run = spawnSync("node_modules/.bin/vitest", ["run", "--project", "server"], {
-  stdio: "inherit",
-  env: { ...process.env, FAST_PATHS: "off", TEST_DATABASE_KINDS: "postgres" },
-});
+const run = spawnSync("node_modules/.bin/vitest", ["run", "--project", "server-plain"], { stdio: "inherit" });
 process.exit(run.status ?? 1);

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongFirst from "./test/long-first.ts";
 
 export default defineConfig({
   test: {
@@ -14,6 +15,6 @@ export default defineConfig({
     // 1 s of a core each, 46 files, twice with test:plain). The files share no state but the per-process
     // budget of named statements, which prepared-statements.test.ts imports afresh for itself.
     isolate: false,
-    sequence: { groupOrder: 0 },
+    sequence: { groupOrder: 0, sequencer: LongFirst },
   },
 });

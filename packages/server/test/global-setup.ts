@@ -27,7 +27,9 @@ export function withDatabase(url: string, name: string): string {
 export default async function setup(project: TestProject) {
   const started = Date.now();
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const template = adminUrl ? `trialdesk_test_template_${process.pid}` : null;
+  // One template per project of the run (the server suite and its plain run, root vitest.config.ts).
+  const suffix = project.name.replace(/[^a-z0-9]/gi, "_").toLowerCase();
+  const template = adminUrl ? `trialdesk_test_template_${suffix}_${process.pid}` : null;
   // Both migrate at once: PGlite works in this process, PostgreSQL in its own server.
   const [dumpPath] = await Promise.all([
     (async () => {
@@ -36,7 +38,7 @@ export default async function setup(project: TestProject) {
       const client = (lite.db as unknown as { $client: { dumpDataDir: (c: "none") => Promise<Blob> } })
         .$client;
       const dump = await client.dumpDataDir("none");
-      const file = path.join(os.tmpdir(), `trialdesk-test-${process.pid}.tar`);
+      const file = path.join(os.tmpdir(), `trialdesk-test-${suffix}-${process.pid}.tar`);
       await writeFile(file, Buffer.from(await dump.arrayBuffer()));
       await lite.close();
       return file;
@@ -56,7 +58,7 @@ export default async function setup(project: TestProject) {
   project.provide("pgliteDump", dumpPath);
   project.provide("postgresTemplate", template);
   console.log(
-    `test databases migrated in ${Date.now() - started} ms${template ? " (PGlite and PostgreSQL)" : " (PGlite)"}`,
+    `${project.name}: test databases migrated in ${Date.now() - started} ms${template ? " (PGlite and PostgreSQL)" : " (PGlite)"}`,
   );
 
   return async () => {

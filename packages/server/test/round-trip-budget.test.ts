@@ -17,6 +17,12 @@ import { setUpProject } from "./study-setup";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
+// The plain run shares one pool of workers with the fast one (root vitest.config.ts): each file must
+// still see the switch its own run set, not one a worker kept from an earlier file.
+it("runs with the fast paths as this run's FAST_PATHS says", () => {
+  expect(fastPathsOn).toBe(process.env.FAST_PATHS !== "off");
+});
+
 /**
  * How many statements the calls that matter most send (issue 14's budget), counted as pg's clients
  * are asked them: each is a round trip to PostgreSQL. Plain library use (issue 47): BEGIN and COMMIT
