@@ -1,5 +1,5 @@
 import type { Aging, Earning, ListData, Payment, Statement } from "@trialdesk/domain";
-import { newUuid } from "@trialdesk/domain";
+import { newUuid, toIsoDate } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
@@ -94,18 +94,12 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
         session: as,
       })
     ).body.data;
-  const statementFor = (projectId: number, periodTo: string, as = staffA) =>
+  const statementFor = (projectId: number, periodTo: string, as = staffA, statementDate = "2026-12-01") =>
     t.request<Statement>({
       method: "POST",
       url: "/api/statements",
       session: as,
-      payload: {
-        uuid: newUuid("statements"),
-        projectId,
-        siteId: siteA.id,
-        periodTo,
-        statementDate: "2026-12-01",
-      },
+      payload: { uuid: newUuid("statements"), projectId, siteId: siteA.id, periodTo, statementDate },
     });
 
   it("works the issue's example: 370.00 a visit, 2,220.00 earned, a statement of 2,255.52 due 15 Jan, 255.52 open and aged", async () => {
@@ -256,8 +250,10 @@ describe.each(databaseKinds)("site finance on %s", (kind) => {
     expect(reversal).toMatchObject([
       { amount: "-370.00", payable: "-296.00", heldBack: "-74.00", state: "BILLABLE" },
     ]);
-    const next = await statementFor(projectId, "2026-11-28");
-    expect(next.status).toBe(201);
+    // The reversal is earned the day the visit stopped counting: today.
+    const today = toIsoDate(new Date());
+    const next = await statementFor(projectId, today, staffA, today);
+    expect(next.status, JSON.stringify(next.body)).toBe(201);
     expect(next.body.data).toMatchObject({ net: "-296.00", vat: "-79.92", gross: "-375.92" });
   });
 
