@@ -50,6 +50,11 @@ export type Config = {
   exportsAtOnce: number;
   /** How long an export or summary waits for its turn before it answers 503. */
   exportQueueWaitMs: number;
+  /**
+   * Rows a CSV export reads (or, the visit summary's, decodes) at a time. Not a setting: tests make
+   * it small, so that a few rows cross its batch boundaries.
+   */
+  exportBatchRows: number;
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expensiveCallsPerUser: int(env, "EXPENSIVE_CALLS_PER_USER", 4, 1),
     exportsAtOnce: int(env, "EXPORTS_AT_ONCE", 4, 1),
     exportQueueWaitMs: int(env, "EXPORT_QUEUE_WAIT_MS", 5000),
+    exportBatchRows: 500,
     webDist: path.resolve(str(env, "WEB_DIST") ?? path.join(here, "../../web/dist")),
   };
 }

@@ -2,7 +2,6 @@ import zlib from "node:zlib";
 import type { ListData, WorklistData } from "@trialdesk/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csvCell } from "../src/http/csv";
-import { exportBatchSize } from "../src/resources/resource";
 import {
   createPatient,
   createSite,
@@ -13,8 +12,10 @@ import {
   createVisit,
   patientInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp, twoSites } from "./helpers";
+import { databaseKinds, type Session, startApp, type TestApp, testConfig, twoSites } from "./helpers";
 import { setUpProject } from "./study-setup";
+
+const { exportBatchRows } = testConfig();
 
 const bom = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -71,7 +72,7 @@ describe.each(databaseKinds)("CSV exports on %s", (kind) => {
   let siteA: { id: number };
   let siteB: { id: number };
   /** More patients than one export batch, so the export reads several. */
-  const patientCount = exportBatchSize + 20;
+  const patientCount = exportBatchRows + 20;
 
   const exportOf = (path: string, query: Record<string, string>, session: Session, headers = {}) =>
     t.app.inject({
@@ -284,8 +285,8 @@ describe.each(databaseKinds)("worklist and studyplans exports on %s", (kind) => 
       [14, 2, 2],
       [42, 3, 3],
     ]);
-    // 3 visits × 180 assignments, starting on a few days: more rows than a batch, many windows alike.
-    for (let i = 0; i < 180; i++) {
+    // 3 visits × 15 assignments, starting on a few days: more rows than a batch, many windows alike.
+    for (let i = 0; i < 15; i++) {
       const patient = await createPatient(db, siteA.id);
       await createStudyPatient(
         db,
@@ -332,7 +333,7 @@ describe.each(databaseKinds)("worklist and studyplans exports on %s", (kind) => 
         );
         if (list.body.data.items.length < 100) break;
       }
-      expect(listed.length).toBeGreaterThan(exportBatchSize);
+      expect(listed.length).toBeGreaterThan(exportBatchRows);
       expect(rows.slice(1).map((row) => `${row[0]}|${row[1]}`)).toEqual(listed);
     }
     const rows = plainRows(

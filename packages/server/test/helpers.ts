@@ -128,6 +128,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => ({
   ...loadConfig({}),
   logLevel: "silent",
   webDist: "/nonexistent-web-dist",
+  // Exports cross their batch boundaries with a few dozen rows, not 500 built one by one.
+  exportBatchRows: 25,
   ...overrides,
 });
 

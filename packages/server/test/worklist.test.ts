@@ -15,7 +15,6 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../src/db/client";
-import { exportBatchSize } from "../src/resources/resource";
 import {
   rebuildVisitSchedules,
   statePredicates,
@@ -36,8 +35,18 @@ import {
   studyPatientInput,
   studyplanInput,
 } from "../src/seed/factories";
-import { databaseKinds, type Session, startApp, type TestApp, twoSites, withReason } from "./helpers";
+import {
+  databaseKinds,
+  type Session,
+  startApp,
+  type TestApp,
+  testConfig,
+  twoSites,
+  withReason,
+} from "./helpers";
 import { setUpProject } from "./study-setup";
+
+const { exportBatchRows } = testConfig();
 
 describe.each(databaseKinds)("worklist on %s", (kind) => {
   let t: TestApp;
@@ -604,7 +613,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
     // More rows than an export reads at a time (three a patient), nearly all without a booked date,
     // so a batch ends among the rows without one, ascending (nulls last) and descending (first).
     const patients: { id: number; barcode: string }[] = [];
-    for (let i = 0; i < Math.ceil(exportBatchSize / 3) + 5; i++) {
+    for (let i = 0; i < Math.ceil(exportBatchRows / 3) + 5; i++) {
       const patient = await createPatient(
         db,
         site.id,
@@ -690,7 +699,7 @@ describe.each(databaseKinds)("worklist on %s", (kind) => {
       // Booked for is followed by its hour and the booking's notes.
       expect(lines[0]).toEqual(["Barcode", "Visit", "Booked for", "Booked time", "Booking note"]);
       const rows = lines.slice(1);
-      expect(rows.length).toBeGreaterThan(exportBatchSize);
+      expect(rows.length).toBeGreaterThan(exportBatchRows);
       expect(rows.map((row) => `${row[0]} ${row[1]}`)).toEqual(
         await listed(`order=visitDate&direction=${direction}`),
       );

@@ -7,9 +7,6 @@ import { nullableAs, type Row } from "./resource-definition";
 import type { ListParams, ResourceList } from "./resource-list";
 import { type KeysetKey, keysetAfter, parseQuery } from "./resource-query";
 
-/** Rows an export reads at a time. */
-export const exportBatchSize = 500;
-
 /** A resource's CSV export: the list's rows (its `listWhere` and `listOrder`), every one, in batches. */
 export function resourceExport<Input extends Row>(
   context: ResourceContext<Input>,
@@ -37,7 +34,7 @@ export function resourceExport<Input extends Row>(
    * query, so no connection or transaction is held while the client reads. Parameters and columns
    * are checked before anything is sent.
    */
-  async function exportCsv(query: unknown, user: SessionUser | null) {
+  async function exportCsv(query: unknown, user: SessionUser | null, batchRows: number) {
     const q = parseQuery(exportQuery, query) as ListParams & { columns?: string };
     const format = q.format ?? def.listFormat ?? "view";
     const columns = parseCsvColumns(q.columns, exportColumns(format, user));
@@ -61,13 +58,13 @@ export function resourceExport<Input extends Row>(
         const read = (await select(db, format, { ...shape.fields, ...keyFields })
           .where(and(where, last ? keysetAfter(keyset, last, descending) : undefined))
           .orderBy(...orderBy)
-          .limit(exportBatchSize)) as Row[];
+          .limit(batchRows)) as Row[];
         if (read.length === 0) return;
         const lastRow = read[read.length - 1];
         last = keyset.map((_, i) => lastRow[`__keyset${i}`]);
         const rows = def.expand ? await def.expand(db, read, format) : read;
         yield rows.map((row) => columns.map((column) => text(row, column.key)));
-        if (read.length < exportBatchSize) return;
+        if (read.length < batchRows) return;
       }
     }
     return { header: columns.map((column) => column.title), batches: batches() };

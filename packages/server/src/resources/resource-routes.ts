@@ -102,7 +102,7 @@ export function registerResource<Input extends Row>(
       },
     },
     async (request, reply) => {
-      const { header, batches } = await service.export(request.query, request.user);
+      const { header, batches } = await service.export(request.query, request.user, deps.config.exportBatchRows);
       return sendCsv(reply, def.name, header, batches);
     },
   );

@@ -6,7 +6,6 @@ import { resourceGet } from "./resource-get";
 import { resourceList } from "./resource-list";
 import { resourceWrite } from "./resource-write";
 
-export { exportBatchSize } from "./resource-export";
 
 /**
  * The operations of one described resource; routes call them, and so may custom routes. Each seam

@@ -29,7 +29,7 @@ import { column, monitorSeesSite, monitorSeesStudy } from "../monitor-assignment
 import { booleanParam } from "../params";
 import { sdvStatusSql } from "../patient-visits/sdv-columns";
 import { patients } from "../patients/patients.table";
-import { exportBatchSize, parseQuery } from "../resource";
+import { parseQuery } from "../resource";
 import { inSites } from "../site-scope";
 import { studies } from "../studies/studies.table";
 import { studyPatients } from "../study-patients/study-patients.table";
@@ -311,8 +311,9 @@ export function visitSummaryRoutes(fastify: FastifyInstance, deps: Deps) {
       // Decoded a batch at a time as the client takes the file: 80,000 cells are not held as text at once.
       async function* batches() {
         let nr = 0;
-        for (let start = 0; start < rows.length; start += exportBatchSize) {
-          const profiles = rows.slice(start, start + exportBatchSize).map(decode);
+        const batchRows = deps.config.exportBatchRows;
+        for (let start = 0; start < rows.length; start += batchRows) {
+          const profiles = rows.slice(start, start + batchRows).map(decode);
           const shown =
             q.overdue === "true"
               ? profiles.filter((p) => p.visits.some((cell) => cell.state === "overdue"))

@@ -36,7 +36,6 @@ import { idParam } from "../params";
 import { patientScope } from "../patients/patients.resource";
 import { patients } from "../patients/patients.table";
 import {
-  exportBatchSize,
   foldedText,
   intArray,
   type KeysetKey,
@@ -497,13 +496,13 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       async function* batches() {
         let last: Record<string, unknown> | null = null;
         for (;;) {
-          const read = await worklist.rows(exportBatchSize, 0, last ? worklist.after(last) : undefined);
+          const read = await worklist.rows(deps.config.exportBatchRows, 0, last ? worklist.after(last) : undefined);
           if (read.length === 0) return;
           last = read[read.length - 1] as Record<string, unknown>;
           yield read.map((row) =>
             columns.map(({ key }) => worklistText[key]?.(row) ?? cellText(row[key as keyof WorklistRow])),
           );
-          if (read.length < exportBatchSize) return;
+          if (read.length < deps.config.exportBatchRows) return;
         }
       }
       return sendCsv(
