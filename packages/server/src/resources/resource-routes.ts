@@ -102,7 +102,11 @@ export function registerResource<Input extends Row>(
       },
     },
     async (request, reply) => {
-      const { header, batches } = await service.export(request.query, request.user, deps.config.exportBatchRows);
+      const { header, batches } = await service.export(
+        request.query,
+        request.user,
+        deps.config.exportBatchRows,
+      );
       return sendCsv(reply, def.name, header, batches);
     },
   );

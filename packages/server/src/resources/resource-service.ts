@@ -6,7 +6,6 @@ import { resourceGet } from "./resource-get";
 import { resourceList } from "./resource-list";
 import { resourceWrite } from "./resource-write";
 
-
 /**
  * The operations of one described resource; routes call them, and so may custom routes. Each seam
  * has its file: the list (resource-list.ts), the CSV export (resource-export.ts), the read of one

@@ -215,7 +215,11 @@ export function sourceVerificationRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (request, reply) => {
       const monitor = monitorOf(request);
-      const { header, batches } = await visits.export(sdvList(request.query), monitor, deps.config.exportBatchRows);
+      const { header, batches } = await visits.export(
+        sdvList(request.query),
+        monitor,
+        deps.config.exportBatchRows,
+      );
       return sendCsv(reply, "source-verification", header, batches);
     },
   );

@@ -496,7 +496,11 @@ export function worklistRoutes(app: FastifyInstance, deps: Deps) {
       async function* batches() {
         let last: Record<string, unknown> | null = null;
         for (;;) {
-          const read = await worklist.rows(deps.config.exportBatchRows, 0, last ? worklist.after(last) : undefined);
+          const read = await worklist.rows(
+            deps.config.exportBatchRows,
+            0,
+            last ? worklist.after(last) : undefined,
+          );
           if (read.length === 0) return;
           last = read[read.length - 1] as Record<string, unknown>;
           yield read.map((row) =>
