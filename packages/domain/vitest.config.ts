@@ -1,11 +1,5 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: {
-    name: "domain",
-    include: ["src/**/*.test.ts"],
-    pool: "threads",
-    maxWorkers: 2,
-    sequence: { groupOrder: 1 },
-  },
+  test: { name: "domain", include: ["src/**/*.test.ts"], maxWorkers: 2, sequence: { groupOrder: 1 } },
 });

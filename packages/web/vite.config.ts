@@ -59,7 +59,6 @@ export default defineConfig({
     isolate: false,
     // After the server's files (root vitest.config.ts), one worker per core: these are busy all
     // the time, and more than that only slows each test.
-    pool: "threads",
     maxWorkers: 2,
     // A screen test that types through a list of 250 countries took over 5 s on a busy 2-core CI
     // machine: slow is not wrong, so the bound is generous.
