@@ -114,6 +114,23 @@ describe("FormScreen", () => {
     expect(put?.body).toEqual({ id: 5, uuid, version: 1, name: "Oncology II", code: "ONC" });
   });
 
+  it("takes no typing while the record loads, which would be replaced by what arrives", async () => {
+    const answer = heldBack();
+    stubApi(async (call) => {
+      if (call.method !== "GET" || call.path !== `/api/therapy-categories/${uuid}`) return undefined;
+      await answer.released;
+      return { data: stored };
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, [`/therapy-categories/${uuid}/edit`]);
+    const name = await screen.findByLabelText("Name");
+    expect(name).toBeDisabled();
+    await user.type(name, "typed too early");
+    answer.release();
+    await waitFor(() => expect(name).toBeEnabled());
+    expect(name).toHaveValue("Oncology");
+  });
+
   it("keeps what is typed while an update is on its way, as a change to the saved record", async () => {
     const answer = heldBack();
     // The server as it is: a read after the save gets the saved version.

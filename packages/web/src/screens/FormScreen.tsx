@@ -301,8 +301,9 @@ function RecordForm<T extends Data>({
         )}
 
         {/* Someone who may not save gets every field read-only (a disabled fieldset reaches every
-            control, custom layouts too), so nothing can be typed that could not be kept. */}
-        <fieldset disabled={!canWrite} className="flex min-w-0 flex-col gap-4 p-4">
+            control, custom layouts too), so nothing can be typed that could not be kept; so does
+            everyone while the record loads, as what arrives would replace what was typed. */}
+        <fieldset disabled={!canWrite || loading} className="flex min-w-0 flex-col gap-4 p-4">
           {Array.isArray(description.fields)
             ? description.fields.map((spec) => <FormField key={spec.name} spec={spec} form={form} />)
             : description.fields(form, { failedSaves })}

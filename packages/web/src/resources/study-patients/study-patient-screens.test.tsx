@@ -143,14 +143,14 @@ describe("study-patient screens", () => {
         : undefined,
     );
     renderRoutes(routes, [`/study-patients/${assignment.uuid}/edit`]);
-    const study = await screen.findByLabelText("Study");
-    await waitFor(() => expect(study).toBeDisabled());
+    // Loaded (while it loads, every field waits disabled), the rest of the assignment editable.
+    await waitFor(() => expect(screen.getByLabelText("Screen number")).toBeEnabled());
+    const study = screen.getByLabelText("Study");
+    expect(study).toBeDisabled();
     expect(screen.getByLabelText("Patient")).toBeDisabled();
     expect(study).toHaveAccessibleDescription(
       "The patient has visits recorded in this study: they keep this assignment to it",
     );
-    // The rest of the assignment stays editable.
-    expect(screen.getByLabelText("Screen number")).toBeEnabled();
   });
 
   it("offers no Close toggle for a new assignment and shows the server's refusal in the error bar", async () => {
