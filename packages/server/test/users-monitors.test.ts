@@ -265,6 +265,26 @@ describe.each(databaseKinds)("users, monitors and passwords on %s", (kind) => {
       expect(own.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
     });
 
+    it("refuses a common password for a monitor too, on create and on reset: monitors sign in", async () => {
+      const common = await call(
+        "POST",
+        "/api/monitors",
+        monitorInput({ password: "password123", password2: "password123" }),
+      );
+      expect(common.status).toBe(400);
+      expect(common.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
+      const monitor = monitorInput();
+      const saved = await call<Monitor>("POST", "/api/monitors", monitor);
+      expect(saved.status).toBe(201);
+      const reset = await call("PUT", `/api/monitors/${monitor.uuid}`, {
+        ...saved.body.data,
+        password: "Sunshine1",
+        password2: "Sunshine1",
+      });
+      expect(reset.status).toBe(400);
+      expect(reset.body.header.fieldErrors).toEqual([{ field: "password", message: tooCommon }]);
+    });
+
     it("refuses the demo passwords for new users and monitors, a reset and an own change (issue 46, point 17)", async () => {
       const refused = [{ field: "password", message: publiclyKnown }];
       // The demo seed's passwords (README), whatever their case.

@@ -1,16 +1,18 @@
-import { displayName, type MonitorInput } from "@trialdesk/domain";
+import { displayName, type MonitorInput, validateMonitor, withCommonPasswordRule } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
-import { typedPasswordHash } from "../../auth/passwords";
+import { isCommonPassword, typedPasswordHash } from "../../auth/passwords";
 import { defineResource } from "../resource";
 import { monitors } from "./monitors.table";
 
 /**
- * Monitors (spec §2.5, §3, §5): study monitors on record, administrators only. They do not sign in
- * to this app; their password is kept hashed for the monitoring tools and never returned.
+ * Monitors (spec §2.5, §3, §5): study monitors on record, administrators only. They sign in to their
+ * assigned studies (issue 44); their password is kept hashed and never returned, and a common one is
+ * refused, as a user's.
  */
 export const monitorsResource = defineResource<MonitorInput>({
   name: "monitors",
   table: monitors,
+  validate: withCommonPasswordRule(validateMonitor, isCommonPassword),
   sort: {
     id: monitors.id,
     email: monitors.email,
