@@ -5,7 +5,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * they prove. They start first, so that no worker is left running one of them alone at the end while
  * the other cores idle: on a fresh clone Vitest knows no durations and starts the largest files first.
  */
-const longFirst = ["processes", "random-input", "startup", "database-stall", "worklist", "csv-export"];
+const longFirst = ["processes", "random-input", "startup", "database-stall", "worklist", "finance-ledger"];
 
 const rank = (file: TestSpecification) => {
   const found = longFirst.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`));
