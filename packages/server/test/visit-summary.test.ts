@@ -519,8 +519,11 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
     expect((await exportOf(monitor, "?asOf=2025-03-20")).statusCode).toBe(404);
   });
 
-  describe("a study with 2,000 patients and 40 visits", () => {
-    const patientCount = 2000;
+  // Every row and cell of a large study, its compact form and its export across batches (25 rows in
+  // the tests). How fast the 2,000 × 40 study answers is the bench's case "visit summary, 2,000 × 40"
+  // (docs/benchmark.md), not a timed test here (decision 257).
+  describe("a study with 400 patients and 40 visits", () => {
+    const patientCount = 400;
     const visitCount = 40;
     let big: { id: number; uuid: string };
 
@@ -530,8 +533,8 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       // Its own protocol number: "VS-2025-002" is the dated study's above (issue 46: one project each).
       const project = await setUpProject(t, "VS-2025-003");
       big = await createStudy(db, project, { variant: "NORMAL" });
-      // Set-based inserts: 40 visits, a plan over all of them, 2,000 patients, their assignments and
-      // a dated visit for every patient and visit (80,000 rows).
+      // Set-based inserts: 40 visits, a plan over all of them, 400 patients, their assignments and
+      // a dated visit for every patient and visit (16,000 rows).
       await bulkLoad(db, async (tx) => {
         await tx.execute(sql`insert into visits (uuid, study_id, name, visit_type_id, mandatory)
           select 'visit-' || gen_random_uuid(), ${big.id}, 'Visit ' || g, 60, true from generate_series(1, ${visitCount}) g`);
@@ -558,22 +561,14 @@ describe.each(databaseKinds)("patient visit summary on %s", (kind) => {
       });
     }, 120_000);
 
-    it("answers within a generous bound with every row and cell", async () => {
-      // The faster of two calls, so a busy machine's one stall does not decide it.
-      let elapsed = Number.POSITIVE_INFINITY;
-      let res = await summary(admin, big.uuid);
-      for (let call = 0; call < 2; call++) {
-        const started = performance.now();
-        res = await summary(admin, big.uuid);
-        elapsed = Math.min(elapsed, performance.now() - started);
-      }
+    it("answers every row and cell", async () => {
+      const res = await summary(admin, big.uuid);
       expect(res.status).toBe(200);
       const { studyVisits, patientStudyProfiles } = res.body.data;
       expect(studyVisits).toHaveLength(visitCount);
       expect(studyVisits[0].visitName).toBe(`Visit ${visitCount}`);
       expect(patientStudyProfiles).toHaveLength(patientCount);
       expect(patientStudyProfiles.every((p) => p.visits.length === visitCount)).toBe(true);
-      expect(elapsed).toBeLessThan(1500);
     });
 
     it("answers the screen's compact form of it in a fraction of the plain answer's size", async () => {
