@@ -1,4 +1,11 @@
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import {
+  type BrowserContext,
+  test as base,
+  expect,
+  type Frame,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 
 export const admin = { email: "admin@example.com", password: "admin1234" };
 /** The demo site coordinator (README): assigned to BUD only. */
@@ -95,8 +102,82 @@ export async function apiOf(page: Page): Promise<Api> {
   };
 }
 
-/** Tests get `api`, the administrator's API, for setting up what the test is not about. */
-export const test = base.extend<{ api: Api }>({
+/** The page events tests listen to (the fixture itself does not): their listeners go after each test. */
+const pageEvents = [
+  "console",
+  "pageerror",
+  "request",
+  "response",
+  "requestfinished",
+  "requestfailed",
+  "dialog",
+];
+
+/**
+ * Puts the worker's page back as a new one would be for the next test (decision 258): extra pages
+ * closed, the test's listeners and routes taken off, the default viewport, and no cookies, local or
+ * session storage. Its document becomes the app origin's config.json, which runs none of the app. A
+ * page that went to another origin is closed instead: the next test gets a new page.
+ */
+async function resetForNextTest(page: Page, baseURL: string) {
+  const context = page.context();
+  await Promise.all(context.pages().map((other) => (other === page ? null : other.close())));
+  if (page.isClosed()) return;
+  const origins = new Set([page.url(), ...(visited.get(page) ?? [])].map(originOf));
+  origins.delete("null");
+  if ([...origins].some((origin) => origin !== originOf(baseURL))) return page.close();
+  for (const event of pageEvents) page.removeAllListeners(event);
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await context.unrouteAll({ behavior: "ignoreErrors" });
+  // Away from the app first, so nothing of it runs on to write a cookie or storage back.
+  await page.goto(new URL("/config.json", baseURL).href);
+  await context.clearCookies();
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.setViewportSize(defaultViewport);
+}
+
+const defaultViewport = { width: 1280, height: 720 };
+const originOf = (url: string) => (url.startsWith("http") ? new URL(url).origin : "null");
+/** The URLs each shared page's main frame went to in the current test. */
+const visited = new WeakMap<Page, Set<string>>();
+
+/**
+ * Tests get `api`, the administrator's API, for setting up what the test is not about; and `page`,
+ * the worker's one page, reset between tests (decision 258): a new browser context and the app's
+ * first load in it cost ~2 s of a core per test on a 2-core machine, most of the end-to-end time.
+ * A test that needs a second person opens a context of its own (`browser.newContext()`).
+ */
+export const test = base.extend<{ api: Api }, { workerContext: BrowserContext }>({
+  workerContext: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({
+        baseURL: workerInfo.project.use.baseURL,
+        viewport: defaultViewport,
+      });
+      await use(context);
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+  context: async ({ workerContext }, use) => {
+    await use(workerContext);
+  },
+  page: async ({ workerContext, baseURL }, use, testInfo) => {
+    const page = workerContext.pages()[0] ?? (await workerContext.newPage());
+    const urls = new Set<string>();
+    visited.set(page, urls);
+    const track = (frame: Frame) => {
+      if (frame === page.mainFrame()) urls.add(frame.url());
+    };
+    page.on("framenavigated", track);
+    await use(page);
+    page.off("framenavigated", track);
+    // After a failure Playwright starts a new worker: the page is kept as it was, for its screenshot.
+    if (testInfo.status === testInfo.expectedStatus) await resetForNextTest(page, baseURL as string);
+  },
   api: async ({ page }, use) => {
     await use(await apiOf(page));
   },
