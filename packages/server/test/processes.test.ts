@@ -1,6 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import {
+  existsSync,
+  mkdtempSync,
+  openAsBlob,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { request } from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -63,8 +70,7 @@ function launch(
  */
 async function migratedDataDir(prefix: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const dump = new Blob([await readFile(inject("pgliteDump"))]);
-  await (await openPglite({ dataDir: dir, loadDataDir: dump })).close();
+  await (await openPglite({ dataDir: dir, loadDataDir: await openAsBlob(inject("pgliteDump")) })).close();
   return dir;
 }
 
