@@ -115,34 +115,35 @@ const pageEvents = [
 
 /**
  * Puts the worker's page back as a new one would be for the next test (decision 258): extra pages
- * closed, the test's listeners and routes taken off, the default viewport, and no cookies, local or
- * session storage. Its document becomes the app origin's config.json, which runs none of the app. A
- * page that went to another origin is closed instead: the next test gets a new page.
+ * closed, the test's listeners and routes taken off, no cookies, no local or session storage at any
+ * origin the test went to, the default viewport. The page ends on the app origin's config.json.
  */
-async function resetForNextTest(page: Page, baseURL: string) {
+async function resetForNextTest(page: Page, baseURL: string, visited: Set<string>) {
   const context = page.context();
   await Promise.all(context.pages().map((other) => (other === page ? null : other.close())));
   if (page.isClosed()) return;
-  const origins = new Set([page.url(), ...(visited.get(page) ?? [])].map(originOf));
-  origins.delete("null");
-  if ([...origins].some((origin) => origin !== originOf(baseURL))) return page.close();
   for (const event of pageEvents) page.removeAllListeners(event);
   await page.unrouteAll({ behavior: "ignoreErrors" });
   await context.unrouteAll({ behavior: "ignoreErrors" });
-  // Away from the app first, so nothing of it runs on to write a cookie or storage back.
-  await page.goto(new URL("/config.json", baseURL).href);
+  // Each origin's config.json runs none of the app: nothing of it runs on to write storage or a cookie
+  // back. Another origin (the short-timeout server) costs a new renderer; the app's own comes last.
+  const home = new URL(baseURL).origin;
+  const others = new Set(
+    [...visited].filter((url) => url.startsWith("http")).map((url) => new URL(url).origin),
+  );
+  others.delete(home);
+  for (const origin of [...others, home]) {
+    await page.goto(`${origin}/config.json`);
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+  }
   await context.clearCookies();
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
   await page.setViewportSize(defaultViewport);
 }
 
 const defaultViewport = { width: 1280, height: 720 };
-const originOf = (url: string) => (url.startsWith("http") ? new URL(url).origin : "null");
-/** The URLs each shared page's main frame went to in the current test. */
-const visited = new WeakMap<Page, Set<string>>();
 
 /**
  * Tests get `api`, the administrator's API, for setting up what the test is not about; and `page`,
@@ -167,16 +168,15 @@ export const test = base.extend<{ api: Api }, { workerContext: BrowserContext }>
   },
   page: async ({ workerContext, baseURL }, use, testInfo) => {
     const page = workerContext.pages()[0] ?? (await workerContext.newPage());
-    const urls = new Set<string>();
-    visited.set(page, urls);
+    const visited = new Set<string>();
     const track = (frame: Frame) => {
-      if (frame === page.mainFrame()) urls.add(frame.url());
+      if (frame === page.mainFrame()) visited.add(frame.url());
     };
     page.on("framenavigated", track);
     await use(page);
     page.off("framenavigated", track);
     // After a failure Playwright starts a new worker: the page is kept as it was, for its screenshot.
-    if (testInfo.status === testInfo.expectedStatus) await resetForNextTest(page, baseURL as string);
+    if (testInfo.status === testInfo.expectedStatus) await resetForNextTest(page, baseURL as string, visited);
   },
   api: async ({ page }, use) => {
     await use(await apiOf(page));
