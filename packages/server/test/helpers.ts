@@ -61,7 +61,7 @@ export async function freshDatabase(kind: DatabaseKind, connections = 4): Promis
   if (kind === "pglite") {
     const client = await PGlite.create({
       // A Blob of the file itself, read once as PGlite unpacks it: a Blob made from the file's bytes
-      // copied the 43 MB dump twice more, a third of what opening an instance cost (decision 258).
+      // copied the 43 MB dump twice more, a third of what opening an instance cost (decision 259).
       loadDataDir: await openAsBlob(inject("pgliteDump")),
       extensions: { pg_trgm },
       // A test file's few hundred rows need no 128 MB of buffers, which each instance clears and
