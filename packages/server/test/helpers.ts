@@ -56,13 +56,17 @@ export async function postgresCopy({
   };
 }
 
+/**
+ * The migrated PGlite dump, as a Blob of the file itself: PGlite reads it once as it unpacks it, where a
+ * Blob made from the file's bytes copied the dump twice more, a third of an instance's start (decision 259).
+ */
+export const migratedDump = () => openAsBlob(inject("pgliteDump"));
+
 /** A fresh, migrated database for one test file; on PostgreSQL, a pool of `connections`. */
 export async function freshDatabase(kind: DatabaseKind, connections = 4): Promise<Database> {
   if (kind === "pglite") {
     const client = await PGlite.create({
-      // A Blob of the file itself, read once as PGlite unpacks it: a Blob made from the file's bytes
-      // copied the 43 MB dump twice more, a third of what opening an instance cost (decision 259).
-      loadDataDir: await openAsBlob(inject("pgliteDump")),
+      loadDataDir: await migratedDump(),
       extensions: { pg_trgm },
       // A test file's few hundred rows need no 128 MB of buffers, which each instance clears and
       // which the kernel maps afresh for every file (decision 256).

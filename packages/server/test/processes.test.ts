@@ -1,22 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  openAsBlob,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "../src/db/client";
 import { lockFileName } from "../src/db/data-dir-lock";
-import { databaseKinds } from "./helpers";
+import { databaseKinds, migratedDump } from "./helpers";
 
 /**
  * The real commands as an operator runs them: `npm start`, `npm run create-admin`, `npm run seed`
@@ -70,7 +62,7 @@ function launch(
  */
 async function migratedDataDir(prefix: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  await (await openPglite({ dataDir: dir, loadDataDir: await openAsBlob(inject("pgliteDump")) })).close();
+  await (await openPglite({ dataDir: dir, loadDataDir: await migratedDump() })).close();
   return dir;
 }
 
