@@ -1,24 +1,33 @@
 import { defineConfig } from "vitest/config";
+import LongFirst from "./packages/server/test/long-first.ts";
 
 /**
- * The server suite once more with the database layer's fast paths off (FAST_PATHS=off: plain library
- * calls, decision 250), on PostgreSQL, where they matter. Without TEST_DATABASE_URL there is nothing
- * more to learn: PGlite has no named statements, and the server project ran its suite already.
+ * Each database once, and the fast paths' plain run (FAST_PATHS=off: plain library calls, decision 250)
+ * on one of them (decision 260). Without TEST_DATABASE_URL the server suite runs on PGlite with the
+ * fast paths. With it, the server suite runs on PostgreSQL with the fast paths (where named statements
+ * matter), and once more on PGlite with them off (`server-plain`): every file then runs twice, not three
+ * times, and each database, each setting of the switch, is asked the whole suite.
  */
-const serverPlain = {
+const server = (name: string, env: Record<string, string>) => ({
   extends: "./packages/server/vitest.config.ts",
   root: "./packages/server",
-  test: { name: "server-plain", env: { FAST_PATHS: "off", TEST_DATABASE_KINDS: "postgres" } },
-};
+  test: { name, env },
+});
 
 export default defineConfig({
   test: {
-    // The server's files first, four at a time (see packages/server/vitest.config.ts), with and
-    // without the fast paths in one pool, then the domain's and the web's, one per core.
+    // The server's files first, four at a time (packages/server/vitest.config.ts), one project after
+    // another and the longest first (packages/server/test/long-first.ts); then the domain's and the
+    // web's, one per core.
+    sequence: { sequencer: LongFirst },
     projects: [
       "packages/domain",
-      "packages/server",
-      ...(process.env.TEST_DATABASE_URL ? [serverPlain] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            server("server", { TEST_DATABASE_KINDS: "postgres" }),
+            server("server-plain", { FAST_PATHS: "off", TEST_DATABASE_KINDS: "pglite" }),
+          ]
+        : ["packages/server"]),
       "packages/web",
     ],
   },

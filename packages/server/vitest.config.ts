@@ -14,7 +14,7 @@ export default defineConfig({
     // Worker threads, not processes: the same files took ~10 % less CPU (decision 254).
     pool: "threads",
     // One module graph per worker, not per file: a file then skips re-importing the server (about
-    // 1 s of a core each, 46 files, twice with test:plain). The files share no state but the per-process
+    // 1 s of a core each, 46 files, in each server project). The files share no state but the per-process
     // budget of named statements, which prepared-statements.test.ts imports afresh for itself.
     isolate: false,
     sequence: { groupOrder: 0, sequencer: LongFirst },

@@ -18,13 +18,14 @@ import { withDatabase } from "./global-setup";
 
 export type DatabaseKind = "pglite" | "postgres";
 
-/** The database kinds this run tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+/**
+ * The database kinds this run tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set; with it,
+ * the root vitest.config.ts gives each of its two server projects one kind (TEST_DATABASE_KINDS).
+ */
+const askedKinds = process.env.TEST_DATABASE_KINDS?.split(",") ?? ["pglite", "postgres"];
 export const databaseKinds: DatabaseKind[] = !inject("postgresTemplate")
   ? ["pglite"]
-  : // The run with the fast paths off asks PostgreSQL only (scripts/test-plain.mjs), where they matter.
-    process.env.TEST_DATABASE_KINDS === "postgres"
-    ? ["postgres"]
-    : ["pglite", "postgres"];
+  : (["pglite", "postgres"] as const).filter((kind) => askedKinds.includes(kind));
 
 /**
  * A copy of the migrated PostgreSQL template for one test file (or, `migrated: false`, a new empty

@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 const started: ChildProcess[] = [];
 /**
  * Every command here runs on an embedded (PGlite) data folder: a run that tests PostgreSQL only (the
- * fast paths' plain run, scripts/test-plain.mjs) has nothing to learn from them again.
+ * server project when TEST_DATABASE_URL is set, decision 260) leaves them to the run on PGlite.
  */
 const embeddedTested = databaseKinds.includes("pglite");
 

@@ -1,7 +1,7 @@
 /**
  * The fast paths of the database layer (this folder), and the one switch that turns them into plain
  * library calls: `FAST_PATHS=off` (read once, at start). Each path changes how a call reaches the
- * database, never what it answers; CI runs the server suite once with them off (decision 250).
+ * database, never what it answers; CI runs the server suite once with them off (decisions 250, 260).
  *
  * - named statements (named-statements.ts): PostgreSQL parses and plans a statement once per
  *   connection; off, every statement goes unnamed.
