@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
-import { chromiumLaunchOptions } from "./chromium";
+import { testLaunchOptions } from "./chromium";
 
 /**
  * The end-to-end suite drives the built app in Debian's Chromium against fresh embedded databases:
@@ -49,7 +49,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${mainPort}`,
     trace: "on-first-retry",
     screenshot: "only-on-failure",
-    launchOptions: chromiumLaunchOptions,
+    launchOptions: testLaunchOptions,
   },
   webServer: [server(mainPort), server(shortPort, { INACTIVITY_TIMEOUT_SECONDS: "5" })],
 });
