@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { openAsBlob } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { changeReasonHeader, type Envelope, type ListData } from "@trialdesk/domain";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -15,6 +13,7 @@ import { type Database, type Db, openPostgres, pgliteDatabase, type Tx } from ".
 import { createSite, createUser, type UserOptions } from "../src/seed/factories";
 import { seed } from "../src/seed/seed";
 import { withDatabase } from "./global-setup";
+import { migratedPglite } from "./pglite-instances";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -66,14 +65,9 @@ export const migratedDump = () => openAsBlob(inject("pgliteDump"));
 /** A fresh, migrated database for one test file; on PostgreSQL, a pool of `connections`. */
 export async function freshDatabase(kind: DatabaseKind, connections = 4): Promise<Database> {
   if (kind === "pglite") {
-    const client = await PGlite.create({
-      loadDataDir: await migratedDump(),
-      extensions: { pg_trgm },
-      // A test file's few hundred rows need no 128 MB of buffers, which each instance clears and
-      // which the kernel maps afresh for every file (decision 256).
-      startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
-    });
-    return pgliteDatabase(client);
+    // Closing it hands the instance back, to be put back as migrated for the next (decision 262).
+    const { client, handBack } = await migratedPglite(migratedDump);
+    return { ...pgliteDatabase(client), close: async () => handBack() };
   }
   const copy = await postgresCopy();
   const database = openPostgres(copy.url, connections);
