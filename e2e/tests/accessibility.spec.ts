@@ -81,6 +81,7 @@ const resources = [
   "visits",
 ];
 
+// From screen to screen by the screens' own buttons, as a person goes: one document, axe put in once.
 for (const resource of resources) {
   test(`${resource}: list, create form, failed save and detail`, async ({ page }) => {
     await signIn(page, `/${resource}`);
@@ -88,7 +89,12 @@ for (const resource of resources) {
     await expect(view).toBeVisible();
     await expectAccessible(page, `/${resource}`);
 
-    await page.goto(`/${resource}/create`);
+    await page
+      .getByRole("button", { name: "Add" })
+      .or(page.getByRole("link", { name: "Add" }))
+      .first()
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/${resource}/create$`));
     const save = page.getByRole("button", { name: "Save" });
     await expect(save).toBeVisible();
     await expectAccessible(page, `/${resource}/create`);
@@ -96,7 +102,8 @@ for (const resource of resources) {
     await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
     await expectAccessible(page, `/${resource}/create after a failed save`);
 
-    await page.goto(`/${resource}`);
+    await page.getByRole("button", { name: "Back" }).click();
+    await expect(page).toHaveURL(new RegExp(`/${resource}$`));
     await view.click();
     await expect(page).toHaveURL(new RegExp(`/${resource}/[a-z]+-[0-9a-f-]+$`));
     await expect(page.getByRole("definition").first()).toBeVisible();
@@ -284,6 +291,8 @@ test("the worklist and the visit summary grid with its colours and legend (issue
 test("the finance screens and the monitor's screens (issues 44, 45)", async ({ page, browser }) => {
   await signIn(page, "/", staff);
   await chooseSite(page, "BUD");
+  // Screen to screen by the main menu, as a person goes: one document, axe put in once.
+  const menu = page.getByRole("navigation", { name: "Main menu" });
   for (const [path, heading] of [
     ["/earnings", "Earnings"],
     ["/statements", "Statements"],
@@ -291,7 +300,8 @@ test("the finance screens and the monitor's screens (issues 44, 45)", async ({ p
     ["/finance/aging", "Aging"],
     ["/queries", "Queries"],
   ]) {
-    await page.goto(path);
+    await menu.getByRole("link", { name: heading, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
     await expectAccessible(page, path);
   }
