@@ -29,9 +29,12 @@ function launch(
   args: string[],
   env: Record<string, string>,
 ): Server & { ready: Promise<void> } {
+  // As an operator runs it: without the test runner's NODE_ENV=test, with which `npm start`'s build
+  // wrote a development build of the web app into packages/web/dist.
+  const { NODE_ENV: _testRunner, ...operatorEnv } = process.env;
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: "warn", SEED: "never", PORT: "0", ...env },
+    env: { ...operatorEnv, LOG_LEVEL: "warn", SEED: "never", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);
