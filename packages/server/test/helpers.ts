@@ -22,9 +22,11 @@ export type DatabaseKind = "pglite" | "postgres";
  * the root vitest.config.ts gives each of its two server projects one kind (TEST_DATABASE_KINDS).
  */
 const askedKinds = process.env.TEST_DATABASE_KINDS?.split(",") ?? ["pglite", "postgres"];
-export const databaseKinds: DatabaseKind[] = !inject("postgresTemplate")
-  ? ["pglite"]
-  : (["pglite", "postgres"] as const).filter((kind) => askedKinds.includes(kind));
+/** Every database kind this machine can test on, whichever the run asks (for the few files that need both). */
+export const everyDatabaseKind: DatabaseKind[] = inject("postgresTemplate")
+  ? ["pglite", "postgres"]
+  : ["pglite"];
+export const databaseKinds: DatabaseKind[] = everyDatabaseKind.filter((kind) => askedKinds.includes(kind));
 
 /**
  * A copy of the migrated PostgreSQL template for one test file (or, `migrated: false`, a new empty
