@@ -89,11 +89,7 @@ for (const resource of resources) {
     await expect(view).toBeVisible();
     await expectAccessible(page, `/${resource}`);
 
-    await page
-      .getByRole("button", { name: "Add" })
-      .or(page.getByRole("link", { name: "Add" }))
-      .first()
-      .click();
+    await page.getByRole("button", { name: "Add" }).click();
     await expect(page).toHaveURL(new RegExp(`/${resource}/create$`));
     const save = page.getByRole("button", { name: "Save" });
     await expect(save).toBeVisible();

@@ -18,7 +18,7 @@ type Pristine = {
   filled: string[];
   sequences: { name: string; lastValue: string | null; start: string }[];
 };
-let pristine: Promise<Pristine> | undefined;
+let pristine: Pristine | undefined;
 
 const userSchemas = `not in ('pg_catalog', 'information_schema', 'pg_toast') and n.nspname not like 'pg_temp%' and n.nspname not like 'pg_toast_temp%'`;
 
@@ -123,13 +123,11 @@ export async function migratedPglite(
 ): Promise<{ client: PGlite; handBack: () => void }> {
   if (!pristine) {
     const first = await newInstance(dump);
-    pristine = readPristine(first);
-    await pristine;
+    pristine = await readPristine(first);
     return lease(first);
   }
-  const state = await pristine;
   for (let client = idle.pop(); client; client = idle.pop()) {
-    if (await putBack(client, state)) return lease(client);
+    if (await putBack(client, pristine)) return lease(client);
     await client.close();
   }
   return lease(await newInstance(dump));

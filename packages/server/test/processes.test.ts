@@ -21,6 +21,11 @@ const started: ChildProcess[] = [];
  * server project when TEST_DATABASE_URL is set, decision 260) leaves them to the run on PGlite.
  */
 const embeddedTested = databaseKinds.includes("pglite");
+/**
+ * The environment as an operator's: without the test runner's NODE_ENV=test, with which `npm start`'s
+ * build wrote a development build of the web app into packages/web/dist.
+ */
+const { NODE_ENV: _testRunner, ...operatorEnv } = process.env;
 
 type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
 
@@ -29,9 +34,6 @@ function launch(
   args: string[],
   env: Record<string, string>,
 ): Server & { ready: Promise<void> } {
-  // As an operator runs it: without the test runner's NODE_ENV=test, with which `npm start`'s build
-  // wrote a development build of the web app into packages/web/dist.
-  const { NODE_ENV: _testRunner, ...operatorEnv } = process.env;
   const child = spawn(command, args, {
     cwd: root,
     env: { ...operatorEnv, LOG_LEVEL: "warn", SEED: "never", PORT: "0", ...env },
@@ -73,7 +75,7 @@ async function migratedDataDir(prefix: string) {
 function run(script: string, args: string[], env: Record<string, string>) {
   const result = spawnSync("npm", ["run", "--silent", script, "--", ...args], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    env: { ...operatorEnv, LOG_LEVEL: "warn", ...env },
     encoding: "utf8",
     timeout: 60_000,
   });
