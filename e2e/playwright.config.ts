@@ -42,7 +42,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // Three at once on two cores: each test is one chain of waits (runner, browser, server, database), and
+  // two chains left a sixth of the machine idle (decision 265).
+  workers: 3,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
