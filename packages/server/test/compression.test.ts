@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -10,6 +10,7 @@ import { databaseKinds, type Session, startApp, type TestApp } from "./helpers";
 /** HTTP compression (issue 14): JSON and static answers above 1 KB go out gzip or brotli encoded. */
 describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
   let t: TestApp;
+  let dist = "";
   let session: Session;
   const script = `console.log(${JSON.stringify("trialdesk ".repeat(400))});\n`;
   const builtBrotli = zlib.brotliCompressSync(script, {
@@ -17,7 +18,7 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
   });
   const builtGzip = zlib.gzipSync(script, { level: 9 });
   beforeAll(async () => {
-    const dist = await mkdtemp(path.join(os.tmpdir(), "trialdesk-dist-"));
+    dist = await mkdtemp(path.join(os.tmpdir(), "trialdesk-dist-"));
     await mkdir(path.join(dist, "assets"));
     await writeFile(
       path.join(dist, "index.html"),
@@ -40,7 +41,10 @@ describe.each(databaseKinds.slice(0, 1))("compression (%s)", (kind) => {
     for (let i = 0; i < 40; i++)
       await createTherapyCategory(t.database.db, { name: `Compressed category ${i}` });
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await rm(dist, { recursive: true, force: true });
+  });
 
   const list = (encoding?: string, pagesize = 40) =>
     t.app.inject({

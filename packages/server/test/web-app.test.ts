@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,8 +7,9 @@ import { databaseKinds, startApp, type TestApp } from "./helpers";
 describe.each(databaseKinds.slice(0, 1))("serving the web app (%s)", (kind) => {
   let t: TestApp;
   let bare: TestApp;
+  let dist = "";
   beforeAll(async () => {
-    const dist = await mkdtemp(path.join(os.tmpdir(), "trialdesk-dist-"));
+    dist = await mkdtemp(path.join(os.tmpdir(), "trialdesk-dist-"));
     await writeFile(path.join(dist, "index.html"), "<!doctype html><title>Trialdesk</title>");
     t = await startApp(kind, { config: { webDist: dist } });
     bare = await startApp(kind, { config: { webDist: path.join(dist, "missing") } });
@@ -16,6 +17,7 @@ describe.each(databaseKinds.slice(0, 1))("serving the web app (%s)", (kind) => {
   afterAll(async () => {
     await t.close();
     await bare.close();
+    await rm(dist, { recursive: true, force: true });
   });
 
   it("answers deep links with index.html, and /index.html too", async () => {
