@@ -6,7 +6,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * another's, which keeps each worker on one project's modules: kept. Within each project the server
  * files that run longest, most of it waiting on the processes they start or on timeouts they prove,
  * start first, so that no worker runs one alone at the end while the other cores idle; and the file
- * that starts processes (~50 s, most of it waiting) before every other, whichever project it tests in.
+ * that starts processes (50–70 s, ~40 s of a core in the commands it runs) before every other,
+ * whichever project it tests in.
  * On a fresh clone Vitest knows no durations and would start the largest files first.
  */
 const longFirst = ["processes", "random-input", "startup", "database-stall", "worklist", "finance-ledger"];
